@@ -120,8 +120,9 @@ export class StoppedWhileSendingError extends InterruptedError {
 
 /**
  * A failure that a closed stdout does not excuse, because it came before the close: `watch
- * --once` whose --exec failed. Unlike any other error of a run whose stdout was closed, its
- * `error:` line is printed and its exit code kept (docs/cli.md section 8).
+ * --once` whose --exec failed, `tkt api`'s error answer whose body was printed. Unlike any other
+ * error of a run whose stdout was closed, its `error:` line is printed and its exit code kept
+ * (docs/cli.md section 8): its cause's, when it has one.
  */
 export class FailedBeforeOutputClosedError extends OperationError {}
 
@@ -227,6 +228,8 @@ export class ApiError extends TktError {
   readonly method: string;
   readonly url: string;
   readonly body: unknown;
+  /** `body` is JSON, a string too (a bare JSON string), not the answer's text: `tkt api` prints it so. */
+  readonly bodyIsJson: boolean;
   /** The server's own message, extracted whatever the body's shape; may be empty. */
   readonly serverMessages: string[];
   /**
@@ -245,6 +248,7 @@ export class ApiError extends TktError {
     method: string;
     url: string;
     body: unknown;
+    bodyIsJson?: boolean;
     serverMessages: string[];
     message?: string;
     hint?: string | undefined;
@@ -260,6 +264,7 @@ export class ApiError extends TktError {
     this.method = init.method;
     this.url = init.url;
     this.body = init.body;
+    this.bodyIsJson = init.bodyIsJson === true;
     this.serverMessages = init.serverMessages;
     this.changeReceived = init.changeReceived === true;
     this.baseUrlNotFound = init.baseUrlNotFound;
@@ -267,8 +272,8 @@ export class ApiError extends TktError {
 
   /** This 404 under `baseUrl`, where the app metadata was not found either: the URL is wrong, not the ticket gone. */
   underWrongBaseUrl(baseUrl: string): ApiError {
-    const { status, method, url, body, serverMessages, changeReceived, hint } = this;
-    return new ApiError({ status, method, url, body, serverMessages, changeReceived, hint, baseUrlNotFound: baseUrl });
+    const { status, method, url, body, bodyIsJson, serverMessages, changeReceived, hint } = this;
+    return new ApiError({ status, method, url, body, bodyIsJson, serverMessages, changeReceived, hint, baseUrlNotFound: baseUrl });
   }
 }
 
@@ -346,7 +351,7 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof AuthError) return ExitCode.notAuthenticated;
   if (error instanceof ApiError) return misdirectedBaseUrl(error) === undefined ? exitCodeForStatus(error.status, error.serverMessages) : ExitCode.failed;
   if (error instanceof ItemFailedError || error instanceof InDoubtError) return exitCodeOf(error.cause);
-  if (error instanceof EditorFailedError && error.cause !== undefined) return exitCodeOf(error.cause);
+  if ((error instanceof EditorFailedError || error instanceof FailedBeforeOutputClosedError) && error.cause !== undefined) return exitCodeOf(error.cause);
   if (error instanceof FilesSkippedError) return ExitCode.failed;
   return ExitCode.failed;
 }

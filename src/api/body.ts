@@ -28,7 +28,7 @@ export interface ParsedBody {
 export function parseBody(text: string, contentType: string | undefined): ParsedBody {
   if (text === '') return { body: undefined, problem: undefined };
   // JSON wins over a content type that says otherwise: some services label JSON text/html.
-  const declaredJson = contentType !== undefined && /[/+]json\b/i.test(contentType);
+  const declaredJson = isJsonType(contentType);
   if (declaredJson || /^\s*[[{"]/.test(text)) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -45,6 +45,19 @@ export function parseBody(text: string, contentType: string | undefined): Parsed
     return { body: text, problem: `an HTML page${title === undefined ? '' : ` ("${clip(title, 80)}")`}: is a sign-in gateway in front of the service?` };
   }
   return { body: text, problem: undefined };
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /[/+]json\b/i.test(contentType);
+}
+
+/**
+ * Whether a body parseBody read prints as JSON (`tkt api`): a parsed value, or a string its
+ * content type says is JSON (a bare JSON string, such as the service's 404). Otherwise it is
+ * text, printed as it came: JSON that does not parse (an error body cut at its limit) too.
+ */
+export function printsAsJson(parsed: ParsedBody, contentType: string | undefined): boolean {
+  return parsed.problem === undefined && (typeof parsed.body !== 'string' || isJsonType(contentType));
 }
 
 /** Why a 2xx body is not what the endpoint returns, or undefined when it is. */

@@ -5,7 +5,7 @@
 // the secrets the request carried.
 import { ApiError, NetworkError, type NetworkFailure } from '../errors.js';
 import { header, isSuccess, type Received } from './answer.js';
-import { formatBytes, unexpectedBody, type Expectation } from './body.js';
+import { formatBytes, printsAsJson, unexpectedBody, type Expectation } from './body.js';
 import { serverMessages } from './error-body.js';
 import {
   certificateDateHint,
@@ -45,7 +45,9 @@ export function finalAnswer(received: Received, method: string, read: boolean, e
   const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect);
   const hint = advice === undefined ? undefined : redactText(advice, secrets);
   if (unexpected === undefined) {
-    throw new ApiError({ status, method, url, body, serverMessages: serverMessages(body, header(headers, 'content-type'), status), hint });
+    const contentType = header(headers, 'content-type');
+    const bodyIsJson = printsAsJson({ body, problem }, contentType);
+    throw new ApiError({ status, method, url, body, bodyIsJson, serverMessages: serverMessages(body, contentType, status), hint });
   }
   throw new ApiError({
     status,

@@ -16,6 +16,10 @@ const SIGNED = /(^|\s)[-+]$/;
 // puts every ID on one, which one is meant? Not by tabs: tkt's own TSV (`list --columns
 // id,title`) starts with the ID, and a title may be a number.
 const SEVERAL_NUMBERS = /^#?\d+(?:(?: +| *[,;] *)#?\d+)+$/;
+// The header of tkt's own CSV whose first column is the ticket IDs, as `tkt list --csv` writes
+// it (`id,title,...`, or `id` alone): the first line only, so that `tkt list --csv | tkt close -`
+// needs no `tail -n +2`. Anywhere else, or written otherwise, it is a line with no ID.
+const CSV_ID_HEADER = /^id(?:,|$)/;
 const SHOWN_LINE_LENGTH = 60;
 /** Where a line ends, as readline ends one: \n, \r\n, or a \r alone. */
 const LINE_END = /\r\n|\r|\n/g;
@@ -56,7 +60,9 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
   const ids: number[] = [];
   let lineNumber = 0;
   const take = (line: string): void => {
-    const id = idOfLine(line, (lineNumber += 1));
+    lineNumber += 1;
+    if (lineNumber === 1 && CSV_ID_HEADER.test(line)) return;
+    const id = idOfLine(line, lineNumber);
     if (id !== undefined) ids.push(id);
   };
   // Split here rather than by node:readline, whose seven modules a `close -` loaded only for this,
@@ -97,8 +103,9 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
 
 /**
  * The IDs of an `ID...` command: the arguments, or with a lone "-" the first integer on each
- * line of stdin (so `tkt list -q --all | tkt close -` works), blank lines and `# ` comments skipped;
- * stdin without any is an empty list.
+ * line of stdin (so `tkt list -q --all | tkt close -` works), blank lines and `# ` comments skipped,
+ * and a first line that is tkt's CSV header (`tkt list --csv | tkt close -`); stdin without any
+ * is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
  * Stopped by `signal` while stdin is read, the IDs read so far are the list.
  * `stdin` is asked for only then: Node opens it when first asked, and a file on stdin (cron's

@@ -1,7 +1,7 @@
 import { TICKETS_PATH } from '../api/plans.js';
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
-import { FILE_FIELD, METHODS, planAnyRequest, printAnswer, type AnyRequestInput } from '../raw-request/any-request.js';
+import { FILE_FIELD, METHODS, planAnyRequest, sendAndPrint, type AnyRequestInput } from '../raw-request/any-request.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { collect } from '../util/option-text.js';
 import { dryRunOption } from './shared-options.js';
@@ -26,7 +26,8 @@ export function register(program: Program, host: CommandHost): void {
 Fields form a JSON body; for GET and HEAD (or with --input) they go to the query string.
 "key[]=value" builds an array (repeated form fields in multipart). Any "@file" value sends
 the whole request as multipart/form-data; files are sent as "${FILE_FIELD}" parts, the service's
-only file field. Non-2xx answers exit like every other command (3 not found, 4 login, 5 permission).
+only file field. Non-2xx answers exit like every other command (3 not found, 4 login, 5 permission),
+their body printed on stdout as a success's (as gh api: | jq .errors reads it; --query not applied).
 The body is the essential of a raw request: -q does not change what tkt api prints (it silences
 notes on stderr); for the exit status alone, send stdout to /dev/null.
 
@@ -46,5 +47,5 @@ export async function run(options: ApiOptions, ctx: Context): Promise<void> {
   const plan = await planAnyRequest(options, ctx);
   // JSON whatever the format, as every answer of `tkt api`.
   if (options.dryRun) return printDryRun(ctx, plan, { asData: true });
-  await printAnswer(await (await ctx.api()).send(plan), ctx);
+  await sendAndPrint(plan, ctx);
 }

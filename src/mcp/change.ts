@@ -15,7 +15,6 @@ import { cut } from './text.js';
 import type { ToolAnnotations, ToolOutput } from './tool.js';
 
 export const dryRunInput = { dry_run: z.boolean().optional().describe('send nothing; answer what it would send') };
-export const ticketIdInput = { id: z.number().int().positive().describe('ticket ID') };
 
 /** The structured answer of every write tool. */
 export const changeOutput = {

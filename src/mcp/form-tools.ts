@@ -14,8 +14,8 @@ import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { assertRecipients, lazyTicket, recipientList, ticketSubject } from '../reading/mail.js';
 import { assertOneLine } from '../util/option-text.js';
-import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput, ticketIdInput } from './change.js';
-import { defineTool, type ToolOutput } from './tool.js';
+import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput } from './change.js';
+import { defineTool, ticketIdInput, type ToolOutput } from './tool.js';
 
 /** The fields a tool takes: all the endpoint's but files, since an assistant uploads nothing from this disk (README: Assistants). */
 function formFields(endpoint: TicketEndpoint): TicketFieldSpec[] {

@@ -9,7 +9,7 @@ import { entryType, isOverdue, orderedConversation, relatedName, resolutionFacts
 import { sanitizeForModel } from '../output/sanitize.js';
 import { defined } from './summary.js';
 import { FENCE_NOTE, block, clean, cut, quoted } from './text.js';
-import { READ_ONLY, defineTool } from './tool.js';
+import { READ_ONLY, defineTool, ticketIdInput } from './tool.js';
 
 const DEFAULT_COMMENTS = 5;
 const MAX_COMMENTS = 50;
@@ -72,7 +72,7 @@ export const getTicket = defineTool({
   title: 'Get a ticket',
   description: `One ticket: fields, texts, attachments, the last N conversation entries (default ${DEFAULT_COMMENTS}).`,
   input: {
-    id: z.number().int().positive().describe('ticket ID'),
+    ...ticketIdInput,
     comments: z.number().int().min(0).max(MAX_COMMENTS).optional().describe(`last N conversation entries, default ${DEFAULT_COMMENTS}`),
     full_text: z.boolean().optional().describe('texts uncut'),
   },

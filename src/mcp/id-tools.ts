@@ -7,9 +7,9 @@ import { resolveActingUser, type ActingWords } from '../prompts/acting-user.js';
 import { closingDateOf } from '../bulk/closure.js';
 import { closeUnchanged, pickupPlan, readFirst, resolveUnchanged } from '../bulk/ticket-state.js';
 import { alreadyAssignedNote, alreadyClosedNote, alreadyResolvedNote } from '../reading/unchanged.js';
-import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput, ticketIdInput } from './change.js';
+import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldChangeOutput, pickupOutput } from './change.js';
 import { nameOrId } from './form-tools.js';
-import { defineTool } from './tool.js';
+import { defineTool, ticketIdInput } from './tool.js';
 
 /** resolve's and close's `by`, as `--by`: who acts when not you (a token that names no user needs it). Users' IDs are text, as lookups gives them. */
 const byInput = { by: z.string().optional() };

@@ -15,7 +15,7 @@ import { callScope, serverShared } from './call-scope.js';
 import { answer, failure, type ToolAnswer } from './text.js';
 import { limitedLines, MAX_MESSAGE_BYTES, type RefusedLine } from './stdin-lines.js';
 import { KeyedQueue } from './ticket-queue.js';
-import type { ToolDefinition, ToolScope } from './tool.js';
+import { ticketIdOfArguments, type ToolDefinition, type ToolScope } from './tool.js';
 import { TOOL_DEFINITIONS } from './tools.js';
 
 const INSTRUCTIONS =
@@ -30,11 +30,6 @@ function instructionsFor(tools: readonly ToolDefinition[]): string {
 interface OfferedTool {
   tool: ToolDefinition;
   input: z.ZodObject;
-}
-
-/** A call's ticket: a write waits for the writes on it before it, a read for them all to be done (src/mcp/ticket-queue.ts). */
-function ticketOf(args: Record<string, unknown> | undefined): number | undefined {
-  return typeof args?.id === 'number' ? args.id : undefined;
 }
 
 /**
@@ -125,10 +120,12 @@ export function createServer(ctx: Context, names: readonly ToolName[], cancelled
     const { params } = parsed.data;
     const tool = offered.get(params.name);
     if (tool === undefined) throw protocolError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; enabled tools: ${[...offered.keys()].join(', ')}`);
-    // Queued as they come, before their arguments are checked, so that they run in that order.
+    // Queued as they come, before their arguments are checked, so that they run in that order: by
+    // the ticket the call names, a write after the writes on it before it, a read after them all
+    // (src/mcp/ticket-queue.ts); "1013" names ticket 1013 as 1013 does.
     const scope = callScope(ctx, shared, extra.signal);
     try {
-      return await inTurn(writes, tool.tool, ticketOf(params.arguments), scope.ctx.signal, () => callTool(tool, params.arguments, scope));
+      return await inTurn(writes, tool.tool, ticketIdOfArguments(params.arguments), scope.ctx.signal, () => callTool(tool, params.arguments, scope));
     } finally {
       if (extra.signal.aborted) cancelledEnded(extra.requestId);
     }

@@ -2,7 +2,7 @@
 // (zod shapes: the SDK turns them into JSON Schema, the server checks arguments against them and
 // refuses unknown ones), its annotations, and `call`, which answers from the run's Context
 // through the same code as the matching command.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import type { Lookups } from '../lookups/types.js';
 import type { ToolName } from './catalog.js';
@@ -44,3 +44,27 @@ export function defineTool<Input extends z.ZodRawShape>(definition: ToolDefiniti
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+const TICKET_ID_DIGITS = /^[1-9][0-9]*$/;
+const TICKET_ID_EXPECTED = 'expected a ticket ID: a whole number from 1, or its digits as a string';
+
+/**
+ * A ticket ID argument: a whole number from 1, or its digits as a string ("1013"), as language
+ * models often send IDs; anything else ("10x", "", "-5", 10.5) is refused saying what is taken.
+ * tools/list says both, in one schema: `.int().positive()` would list its bounds, and a union
+ * an anyOf, in every tool that takes a ticket (README: Assistants, the budget).
+ */
+export const ticketIdInput = {
+  id: z
+    .preprocess(
+      (value) => (typeof value === 'string' && TICKET_ID_DIGITS.test(value) ? Number(value) : value),
+      z.number({ error: TICKET_ID_EXPECTED }).refine((id) => Number.isSafeInteger(id) && id >= 1, TICKET_ID_EXPECTED),
+    )
+    .meta({ type: ['integer', 'string'], minimum: 1, pattern: TICKET_ID_DIGITS.source, description: 'ticket ID' }),
+};
+
+/** The ticket ID a call's arguments name, as the tool will take it, or undefined when they name none. */
+export function ticketIdOfArguments(args: Record<string, unknown> | undefined): number | undefined {
+  const parsed = ticketIdInput.id.safeParse(args?.id);
+  return parsed.success ? parsed.data : undefined;
+}

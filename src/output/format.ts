@@ -281,6 +281,7 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     },
     document: (value, forms) => printed(() => (format === 'json' ? data(value, forms) : writeForm(forms)), forms),
     data: (value) => printed(() => data(value), undefined),
+    wholeData: (value) => printed(() => writeJson(stdout, value), undefined),
     text: (text) => printed(() => writeText(stdout, text), undefined),
     line: async (value, forms) =>
       format === 'json'

@@ -100,9 +100,9 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
   const check =
     asked === undefined ? undefined : pagedNameCheck(asked, '--columns', { ownNames: spec.columns.map((column) => column.name), aliases: spec.aliases });
   let chosen: RecordColumn<Entry<T>>[] | undefined;
+  const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
   const choose = (items: readonly unknown[]): RecordColumn<Entry<T>>[] => {
     const names = asked ?? spec.defaultColumns(items);
-    const byName = (name: string) => spec.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
     return names.map((name) => {
       const own = byName(name);
       return own === undefined ? itemColumn<T>(name, spec.aliases) : ownColumn(own);
@@ -185,8 +185,9 @@ export function createRecordPrinter<T>(out: RecordContext, spec: RecordSpec<T>):
         if (spec.none !== undefined) await writeText(io.stderr, `${sanitizeInline(spec.none)}\n`);
         return;
       }
-      // CSV keeps its header when nothing matched, so a reader still sees the columns.
-      const names = asked ?? spec.defaultColumns([]);
+      // CSV keeps its header when nothing matched, so a reader still sees the columns: named as
+      // when rows came (`id` for `--columns ID`), a header `tkt close -` knows (src/bulk/ids.ts).
+      const names = (asked ?? spec.defaultColumns([])).map((name) => byName(name)?.name ?? name);
       if (names.length > 0) await writeText(io.stdout, csvLine(names, csvCell));
     },
     async cutShort() {},

@@ -54,6 +54,8 @@ export interface Output {
   document(value: unknown, forms?: DocumentForms): Promise<void>;
   /** JSON in every format (tkt api): --fields and --query still apply. */
   data(value: unknown): Promise<void>;
+  /** JSON in every format, --fields and --query not applied (tkt api's error answer: they were written for a success's shape). */
+  wholeData(value: unknown): Promise<void>;
   /** Text as it came (tkt api's answer that is not JSON), on stdout whatever the format. */
   text(text: string): Promise<void>;
   /** Like document, but one compact JSON Line (ID... commands): --query applies to each line. */

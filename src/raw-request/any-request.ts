@@ -1,9 +1,11 @@
 // `tkt api`: the request built from -F typed fields, -f string fields or an --input JSON body,
 // as `gh api` builds its own, and the answer printed as the service sent it.
+import { header } from '../api/answer.js';
+import { printsAsJson } from '../api/body.js';
 import { plans, TICKETS_PATH } from '../api/plans.js';
 import type { ApiResponse, FormScalar, FormValue, RequestPlan } from '../api/types.js';
 import type { Context } from '../context/context.js';
-import { UsageError } from '../errors.js';
+import { ApiError, FailedBeforeOutputClosedError, OutputClosedError, OutputFailedError, UsageError, type TktError } from '../errors.js';
 import { sanitizeText } from '../output/sanitize.js';
 import { STDIN, readStdinText } from '../cmdutil/text-input.js';
 import { nonBlank } from '../util/option-text.js';
@@ -155,12 +157,42 @@ async function readInputFile(path: string): Promise<string> {
   }
 }
 
-/** The answer's body: JSON as data (--query applies), text as it came (cleaned for a terminal). */
-export async function printAnswer(response: ApiResponse, ctx: Context): Promise<void> {
-  const body = response.body;
+/**
+ * Sends the request and prints the answer's body, a success's or an error's (as gh api does): JSON
+ * as data (a success's with --query applied), text as it came (cleaned for a terminal).
+ */
+export async function sendAndPrint(plan: RequestPlan, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  let response: ApiResponse;
+  try {
+    response = await api.send(plan);
+  } catch (error) {
+    throw error instanceof ApiError ? await printErrorAnswer(error, ctx) : error;
+  }
+  const { body } = response;
+  await printBody(body, printsAsJson({ body, problem: undefined }, header(response.headers, 'content-type')), ctx, (json) => ctx.output.data(json));
+}
+
+/**
+ * An error answer's body, on stdout as a success's is (as gh api prints it: `| jq .errors` reads
+ * the service's words whole, where the error line sums them up), but whole: a --query was
+ * written for the success's shape. Returns the failure to throw: it came first, so a stdout
+ * closed or failing on the body neither hides it nor changes its exit code. The body was cleared
+ * of the token and anything credential-shaped as it was read (src/api/exchange.ts).
+ */
+async function printErrorAnswer(failure: ApiError, ctx: Context): Promise<TktError> {
+  if (failure.body === undefined) return failure;
+  try {
+    await printBody(failure.body, failure.bodyIsJson, ctx, (json) => ctx.output.wholeData(json));
+  } catch (error) {
+    if (!(error instanceof OutputClosedError || error instanceof OutputFailedError)) throw error;
+  }
+  return new FailedBeforeOutputClosedError(failure.message, { details: failure.details, hint: failure.hint, cause: failure });
+}
+
+async function printBody(body: unknown, asJson: boolean, ctx: Context, printJson: (json: unknown) => Promise<void>): Promise<void> {
   if (body === undefined) return;
-  const contentType = String(response.headers['content-type'] ?? '');
-  if (typeof body !== 'string' || /[/+]json\b/i.test(contentType)) return ctx.output.data(body);
+  if (asJson || typeof body !== 'string') return printJson(body);
   // Text goes out as the server sent it, except to a terminal, which it must not drive.
   await ctx.output.text(ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
 }

@@ -143,6 +143,35 @@ describe('collectIds from stdin', () => {
     expect(await collectIds(['-'], stdinOf('4182 printer 4183\n#4184: 2 printers\n1033\t2025\n'))).toEqual([4182, 4184, 1033]);
   });
 
+  // `tkt list --csv --columns id,title | tkt read -` was refused at its header: "stdin line 1 has
+  // no ticket ID" (a fresh user's review). The bytes as tkt's CSV writes them: CRLF, quoted cells.
+  it("skips tkt's own CSV header on the first line, its first column the IDs: `tkt list --csv | tkt close -`", async () => {
+    const rows = '1032,Server room temperature alarm\r\n1031,"Mouse, double-clicks"\r\n';
+    expect(await collectIds(['-'], stdinOf(`id,title\r\n${rows}`))).toEqual([1032, 1031]);
+    expect(await collectIds(['-'], stdinOf('id,title,status,priority,requester,assignee,due\r\n1032,Alarm,Open,High,Ada Admin,,\r\n'))).toEqual([1032]);
+    expect(await collectIds(['-'], stdinOf('id\r\n1032\r\n1031\r\n'))).toEqual([1032, 1031]);
+    // Nothing matched: the header alone, which is no ID, as an empty stdin.
+    expect(await collectIds(['-'], stdinOf('id,title\r\n'))).toEqual([]);
+  });
+
+  it('skips that header on the first line only, as tkt writes it: any other line without an ID is refused as before', async () => {
+    const refusals: [input: string, message: string][] = [
+      // Not where tkt writes it: after a line, a second CSV's header.
+      ['\nid,title\r\n1032,Alarm\r\n', 'stdin line 2 has no ticket ID: "id,title"'],
+      ['# the morning list\nid,title\r\n', 'stdin line 2 has no ticket ID: "id,title"'],
+      ['id,title\r\n1032,Alarm\r\nid,title\r\n1031,Mouse\r\n', 'stdin line 3 has no ticket ID: "id,title"'],
+      // Not as tkt writes it: another case, quoted, other separators, the IDs not the first column.
+      ['ID,title\r\n1032,Alarm\r\n', 'stdin line 1 has no ticket ID: "ID,title"'],
+      ['"id",title\r\n1032,Alarm\r\n', 'stdin line 1 has no ticket ID: "\\"id\\",title"'],
+      ['id\ttitle\n1032\tAlarm\n', 'stdin line 1 has no ticket ID: "id\\ttitle"'],
+      ['id title\n', 'stdin line 1 has no ticket ID: "id title"'],
+      ['ids,title\r\n', 'stdin line 1 has no ticket ID: "ids,title"'],
+      [' id,title\r\n', 'stdin line 1 has no ticket ID: "id,title"'],
+      ['title,id\r\nAlarm,1032\r\n', 'stdin line 1 has no ticket ID: "title,id"'],
+    ];
+    for (const [input, message] of refusals) expect(await usageMessage(collectIds(['-'], stdinOf(input))), JSON.stringify(input)).toBe(message);
+  });
+
   it('refuses a negative number instead of taking its digits, naming the line', async () => {
     expect(await usageMessage(collectIds(['-'], stdinOf('12\n-106\n')))).toBe('stdin line 2: "-106" is not a ticket ID (a signed number)');
     expect(await usageMessage(collectIds(['-'], stdinOf('close -7 now\n')))).toMatch(/^stdin line 1: .* is not a ticket ID/);

@@ -67,6 +67,12 @@ describe('a closed stdout', () => {
     expect(run.code).toBe(0);
   });
 
+  it('tkt api into a pipe closed before it writes: an error answer keeps its error line and exit code (it came before the close)', async () => {
+    const run = await runIntoClosedPipe(['api', 'GET', '/api/TicketsApi/987654321'], env());
+    expect(run.stderr).toMatch(/^error: not found \(HTTP 404\): GET \S+\n  Ticket 987654321 was not found\.\n$/);
+    expect(run.code).toBe(3);
+  });
+
   it('closes no more tickets once the reader is gone (`tkt close - | head -1`), though lines go out in batches', async () => {
     // Open (status 1) and not locked: each close succeeds.
     const ids = unusedTickets(h, 30, (ticket) => ticket.ticketStatusId === 1 && !ticket.locked).map((ticket) => ticket.id);

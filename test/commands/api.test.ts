@@ -3,9 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/api.js';
+import { MAX_ERROR_BODY_BYTES } from '../../src/api/size-limits.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, startFrontServer, useTempDir } from '../helpers/sandbox-state.js';
 
 describe('tkt api', () => {
   let h: Harness;
@@ -200,6 +201,83 @@ describe('tkt api', () => {
 
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^error: .*404/m);
+  });
+
+  it("prints an error answer's body on stdout as a success's (as gh api does: `| jq .errors` works), the error line on stderr, the exit code unchanged", async () => {
+    const list = ['api', 'POST', '/api/TicketsApi', '-F', 'page=1', '-F', 'length=1', '-F', 'listType=nope'];
+    const refused = await h.cli(list);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: failed \(HTTP 400\): POST /);
+    // The service's words whole, where the error line's summary cuts them short.
+    const errors = (JSON.parse(refused.stdout) as { errors: Record<string, string[]> }).errors;
+    expect(errors.listType![0]).toMatch(/Valid: .*, OverdueTickets[,.]/);
+    expect(refused.stdout).toMatch(/^\{\n {2}"/);
+
+    // A bare JSON string (the 404 of a ticket) is JSON still, as its content type says.
+    const missing = await h.cli(['api', 'GET', '/api/TicketsApi/987654321']);
+    expect(missing).toMatchObject({ code: 3, stdout: '"Ticket 987654321 was not found."\n' });
+    expect(missing.stderr).toMatch(/^error: not found \(HTTP 404\): GET /);
+
+    // Under a wrong base URL, the 404 is printed too, and still the wrong URL's failure (exit 1, its hint).
+    const env = { TKT_URL: `${h.sandbox.url}/api`, TKT_TOKEN: h.sandbox.issueToken('tech') };
+    const misdirected = await h.cli(['api', 'GET', '/api/TicketsApi/1001'], { env });
+    expect(misdirected).toMatchObject({ code: 1, stdout: '"No route for GET /api/api/TicketsApi/1001."\n' });
+    expect(misdirected.stderr).toContain(`hint: is TKT_URL the service's base URL? (without /api: ${h.sandbox.url})\n`);
+
+    // A --query is written for the success's shape: the error body is printed whole, as gh api's --jq leaves it.
+    for (const shaping of [
+      ['--query', 'length(@)'],
+      ['--query', '[].id', '--raw'],
+    ]) {
+      const shaped = await h.cli([...list, ...shaping]);
+      expect(shaped, shaping.join(' ')).toEqual({ ...refused });
+    }
+  });
+
+  it("prints a text error body as a success's: as it came into a pipe, made visible at a terminal, never with the token", async () => {
+    const token = h.sandbox.issueToken('admin');
+    // Beyond the 1 MB read of an error body: cut there, it no longer parses, and is printed as it came.
+    const largeError = JSON.stringify({ errors: { text: ['x'.repeat(MAX_ERROR_BODY_BYTES)] } });
+    const server = await startFrontServer(h, (req, res) => {
+      if (req.url === '/api/TicketsApi/77') {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end(`no access to #77 for ${token}\u001b[2J\n`);
+        return true;
+      }
+      if (req.url === '/api/TicketsApi/79') {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(largeError);
+        return true;
+      }
+      if (req.url === '/api/TicketsApi/78') {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: `token ${token} expired`, token, authorization: `Bearer ${token}` }));
+        return true;
+      }
+      return false;
+    });
+    try {
+      const env = frontEnv(h, server);
+      const text = await h.cli(['api', 'GET', '/api/TicketsApi/77'], { env: { ...env, TKT_TOKEN: token } });
+      expect(text.code).toBe(5);
+      expect(text.stdout).toBe('no access to #77 for ***\u001b[2J\n');
+      expect(text.stderr).toMatch(/^error: permission denied \(HTTP 403\): GET /);
+
+      const json = await h.cli(['api', 'GET', '/api/TicketsApi/78'], { env: { ...env, TKT_TOKEN: token } });
+      expect(json.code).toBe(4);
+      expect(JSON.parse(json.stdout)).toEqual({ message: 'token *** expired', token: '***', authorization: '***' });
+      expect(json.stdout + json.stderr).not.toContain(token);
+
+      const large = await h.cli(['api', 'GET', '/api/TicketsApi/79'], { env });
+      expect(large.code).toBe(1);
+      expect(large.stdout).toBe(largeError.slice(0, MAX_ERROR_BODY_BYTES));
+
+      const atTerminal = await h.context({ tty: true, env: { ...env, TKT_TOKEN: token } });
+      await expect(run({ method: 'GET', path: '/api/TicketsApi/77', typedFields: [], rawFields: [] }, atTerminal.ctx)).rejects.toThrow('HTTP 403');
+      expect(atTerminal.stdout()).toMatch(/^no access to #77 for \*\*\*[^\u001b]+\[2J\n$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('exits 2 before any request on a bad method, path, field or file', async () => {

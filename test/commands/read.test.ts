@@ -29,6 +29,28 @@ describe('tkt read', () => {
     expect(tickets.every((t) => t.isRead)).toBe(true);
   });
 
+  it("reads the IDs of tkt's own CSV piped in, header and all: `tkt list --csv --columns id,title | tkt read -`", async () => {
+    const listed = await h.cli(['list', '--view', 'all-tickets', '--limit', '3', '--csv', '--columns', 'id,title']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^id,title\r\n(\d+,[^\r\n]*\r\n){3}$/);
+    const ids = listed.stdout
+      .split('\r\n')
+      .slice(1, -1)
+      .map((line) => Number(line.split(',')[0]));
+    const before = readRequests();
+
+    const read = await h.cli(['read', '-', '--json'], { stdin: listed.stdout });
+
+    expect(read.code, read.stderr).toBe(0);
+    expect(
+      read.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: number }).id),
+    ).toEqual(ids);
+    expect(readRequests() - before).toBe(3);
+  });
+
   it('prints JSON Lines with --json, exits 1 when one of several fails', async () => {
     const [ticket] = unread(1);
     const result = await h.cli(['read', String(ticket!.id), '999999', '--json']);

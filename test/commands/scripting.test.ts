@@ -371,6 +371,16 @@ describe('--csv, --columns and piped TSV', () => {
     expect(tsv.stdout).not.toContain('overdue');
   });
 
+  it("names tkt's own columns in the CSV header as it names them, however --columns wrote them, when nothing matched too", async () => {
+    const [ticket] = unusedTickets(h, 1);
+    const columns = ['--csv', '--columns', 'ID,Title,isOverdue'];
+    const found = await h.cli(['list', '--search', String(ticket!.id), '--in', 'ticket-id', ...columns]);
+    expect(found.stdout.split('\r\n')[0]).toBe('id,title,isOverdue');
+    // The header alone, the same: `tkt close -` skips it as it skips every CSV header of tkt's.
+    const none = await h.cli(['list', '--search', 'no ticket says this', ...columns]);
+    expect(none).toEqual({ code: 0, stdout: 'id,title,isOverdue\r\n', stderr: '' });
+  });
+
   it('chooses the columns of the table at a terminal, with human due dates there', async () => {
     const overdue = h.sandbox.state.tickets.find(
       (t) => t.dueDate !== null && t.dueDate < new Date(Date.now() - 3 * 86400_000).toISOString() && !t.isDeleted && t.ticketStatusId < 6,

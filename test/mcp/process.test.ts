@@ -113,7 +113,8 @@ describe('tkt mcp as a process', () => {
       const results = await Promise.all([
         mcp.call('assign_ticket', { id: ticket!.id, user: 'tech' }),
         // A priority with a due date is two updates and a read: the assignment must not come between.
-        mcp.call('update_ticket', { id: ticket!.id, ...update }),
+        // Its ID as a string of digits, as a model may send it: the same ticket, the same turn.
+        mcp.call('update_ticket', { id: String(ticket!.id), ...update }),
         // The same call on another ticket, sent after: its read comes after the one above would.
         mcp.call('update_ticket', { id: other!.id, ...update }),
       ]);

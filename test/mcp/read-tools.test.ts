@@ -382,6 +382,44 @@ describe('tkt mcp: the read tools', () => {
     });
   });
 
+  it('takes a ticket ID as a string of digits too, as language models often send it, and refuses anything else saying what is taken', async () => {
+    const id = h.sandbox.state.tickets.find((t) => !t.isDeleted)!.id;
+    await withMcp(['--write', '--allow-delete'], async (mcp) => {
+      // Honest in tools/list: an integer from 1, or a string of its digits; in every tool that takes a ticket.
+      const { tools } = await mcp.client.listTools();
+      const withId = tools.filter((tool) => tool.inputSchema.properties?.id !== undefined).map((tool) => tool.name);
+      expect(withId).toEqual(['get_ticket', 'update_ticket', 'reply_to_ticket', ...WRITE.slice(3), 'delete_ticket']);
+      for (const tool of tools.filter((t) => withId.includes(t.name))) {
+        expect(tool.inputSchema.properties!.id, tool.name).toEqual({
+          type: ['integer', 'string'],
+          minimum: 1,
+          pattern: '^[1-9][0-9]*$',
+          description: 'ticket ID',
+        });
+      }
+
+      const asNumber = await mcp.call('get_ticket', { id, comments: 0 });
+      expect(asNumber.isError).toBeFalsy();
+      // The same answer (but for its fences' random tags).
+      const asDigits = await mcp.call('get_ticket', { id: String(id), comments: 0 });
+      expect(asDigits.isError).toBeFalsy();
+      expect(asDigits.structuredContent).toEqual(asNumber.structuredContent);
+      const dryRun = await mcp.call('close_ticket', { id: String(id), dry_run: true });
+      expect(dryRun.isError, textOf(dryRun)).toBeFalsy();
+      expect((dryRun.structuredContent as { id: number }).id).toBe(id);
+
+      const before = h.sandbox.stats.requests;
+      for (const bad of [`${id}x`, '', ' 1013', '#1013', '-5', -5, '0', 0, '01013', '10.5', 10.5, '1e3', '99999999999999999999', null, [id], true]) {
+        const refused = await mcp.call('get_ticket', { id: bad });
+        expect(refused.isError, JSON.stringify(bad)).toBe(true);
+        expect(textOf(refused), JSON.stringify(bad)).toMatch(
+          /^error: invalid arguments for tool get_ticket: expected a ticket ID: a whole number from 1, or its digits as a string at id$/,
+        );
+      }
+      expect(h.sandbox.stats.requests).toBe(before);
+    });
+  });
+
   it('get_ticket: says a ticket is overdue as tkt show does ("2d overdue"), as list_tickets says it', async () => {
     const settled = h.sandbox.state.lookups.status.filter((s) => /resolved|closed/i.test(s.status)).map((s) => s.id);
     const open = h.sandbox.state.tickets.filter((t) => !t.isDeleted && t.dueDate !== null && !settled.includes(t.ticketStatusId));
