@@ -20,6 +20,9 @@ const SEVERAL_NUMBERS = /^#?\d+(?:(?: +| *[,;] *)#?\d+)+$/;
 // it (`id,title,...`, or `id` alone): the first line only, so that `tkt list --csv | tkt close -`
 // needs no `tail -n +2`. Anywhere else, or written otherwise, it is a line with no ID.
 const CSV_ID_HEADER = /^id(?:,|$)/;
+// A row of that CSV: its first cell, the ID, as tkt writes it (digits, unquoted); the cells after
+// it are the row's own, a title that starts with a number among them (`1032,2025 budget`).
+const CSV_ROW_ID = /^(\d+)(?:,|$)/;
 const SHOWN_LINE_LENGTH = 60;
 /** Where a line ends, as readline ends one: \n, \r\n, or a \r alone. */
 const LINE_END = /\r\n|\r|\n/g;
@@ -56,13 +59,31 @@ function idOfLine(line: string, lineNumber: number): number | undefined {
   }
 }
 
+/** The ticket ID of a row of tkt's own CSV (after its header), or undefined for a blank line. */
+function idOfCsvRow(line: string, lineNumber: number): number | undefined {
+  if (line.trim() === '') return undefined;
+  const match = CSV_ROW_ID.exec(line);
+  if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(line.trim())}`);
+  try {
+    return parseTicketId(match[1]!);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
+    throw error;
+  }
+}
+
 async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): Promise<number[]> {
   const ids: number[] = [];
   let lineNumber = 0;
+  // After tkt's CSV header, each line is a row of that CSV: its ID is its first cell.
+  let csvRows = false;
   const take = (line: string): void => {
     lineNumber += 1;
-    if (lineNumber === 1 && CSV_ID_HEADER.test(line)) return;
-    const id = idOfLine(line, lineNumber);
+    if (lineNumber === 1 && CSV_ID_HEADER.test(line)) {
+      csvRows = true;
+      return;
+    }
+    const id = csvRows ? idOfCsvRow(line, lineNumber) : idOfLine(line, lineNumber);
     if (id !== undefined) ids.push(id);
   };
   // Split here rather than by node:readline, whose seven modules a `close -` loaded only for this,

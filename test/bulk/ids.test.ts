@@ -154,6 +154,17 @@ describe('collectIds from stdin', () => {
     expect(await collectIds(['-'], stdinOf('id,title\r\n'))).toEqual([]);
   });
 
+  // A row read as any line, by its first number, stopped the pipe at a title that starts with one:
+  // "1032,2025 budget" was refused as a number run on by a comma (helper-233).
+  it("reads each row after that header by its first cell, whatever the title's first characters", async () => {
+    const rows = 'id,title\r\n1032,2025 budget\r\n1031,3rd floor printer\r\n1030,"1,5 kg, 2 boxes"\r\n1029,-5 degrees\r\n\r\n';
+    expect(await collectIds(['-'], stdinOf(rows))).toEqual([1032, 1031, 1030, 1029]);
+    // A row whose first cell is no ID, as tkt never writes one.
+    expect(await usageMessage(collectIds(['-'], stdinOf('id,title\r\n"1032",Alarm\r\n')))).toBe('stdin line 2 has no ticket ID: "\\"1032\\",Alarm"');
+    expect(await usageMessage(collectIds(['-'], stdinOf('id,title\r\n#1032,Alarm\r\n')))).toBe('stdin line 2 has no ticket ID: "#1032,Alarm"');
+    expect(await usageMessage(collectIds(['-'], stdinOf('id,title\r\n0,Alarm\r\n')))).toMatch(/^stdin line 2: /);
+  });
+
   it('skips that header on the first line only, as tkt writes it: any other line without an ID is refused as before', async () => {
     const refusals: [input: string, message: string][] = [
       // Not where tkt writes it: after a line, a second CSV's header.
