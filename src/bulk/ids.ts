@@ -51,8 +51,13 @@ function idOfLine(line: string, lineNumber: number): number | undefined {
     throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is no ticket ID${why}`);
   }
   if (SEVERAL_NUMBERS.test(text)) throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} holds several IDs: write one ID per line`);
+  return ticketIdOnLine(match[0], lineNumber);
+}
+
+/** `digits` as a ticket ID, or exit 2 naming the stdin line they are on (too large, 0). */
+function ticketIdOnLine(digits: string, lineNumber: number): number {
   try {
-    return parseTicketId(match[0]);
+    return parseTicketId(digits);
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
     throw error;
@@ -64,12 +69,7 @@ function idOfCsvRow(line: string, lineNumber: number): number | undefined {
   if (line.trim() === '') return undefined;
   const match = CSV_ROW_ID.exec(line);
   if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(line.trim())}`);
-  try {
-    return parseTicketId(match[1]!);
-  } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
-    throw error;
-  }
+  return ticketIdOnLine(match[1]!, lineNumber);
 }
 
 async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): Promise<number[]> {
