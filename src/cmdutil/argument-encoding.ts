@@ -7,9 +7,15 @@
 // native code reads; Windows hands a program its arguments as UTF-16, converted by the shell.
 import { existsSync, readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { convertArgument, MAX_TEXT_INPUT_BYTES, NotTextError, textDecoding } from '../util/text-decode.js';
+import { MAX_TEXT_INPUT_BYTES, NotTextError, onItsWayIn, textDecoding, type ConvertHint } from '../util/text-decode.js';
 import type { ArgvTable, TableOption } from './argv-table.js';
 import { SECRET } from './secret-options.js';
+
+/** How to convert a command-line argument, the value of `option` (`--message`) or not, on its way in (README: Text values). */
+const convertArgument =
+  (option?: string): ConvertHint =>
+  (encoding) =>
+    onItsWayIn(encoding, (iconv) => `tkt ... ${option === undefined ? '' : `${option} `}"$(... | ${iconv})"`);
 
 /** This process's command line as the system keeps it, NUL after each word; undefined where none can be read (not Linux). */
 function systemCommandLine(): Buffer | undefined {

@@ -45,6 +45,13 @@ const iconvOptions = (encoding: string) => (encoding === BROKEN_UTF8 ? '-f UTF-8
 const BROKEN_UTF8_DROP = 'it is UTF-8 with broken bytes (cut short?): drop them';
 
 /**
+ * The hint for text converted on its way into tkt, where there is no file to convert (stdin, a
+ * command's output, an argument): `command` places the iconv command in the user's line.
+ */
+export const onItsWayIn = (encoding: string, command: (iconv: string) => string): string =>
+  `${encoding === BROKEN_UTF8 ? BROKEN_UTF8_DROP : 'convert it'} on its way in: ${command(`iconv ${iconvOptions(encoding)}`)}`;
+
+/**
  * How to convert the file at `path`: into PATH.utf8, or, when tkt reads it by its name (`keepName`:
  * a template, config.json), into the same file again, where tkt finds it.
  */
@@ -53,7 +60,7 @@ export const convertFile =
   (encoding) => {
     // `<(command)` is /dev/fd/63: there is no file to convert, only a command's output.
     const broken = encoding === BROKEN_UTF8;
-    if (/^\/(dev|proc)\//.test(path)) return `${broken ? BROKEN_UTF8_DROP : 'convert it'} on its way in: <(... | iconv ${iconvOptions(encoding)})`;
+    if (/^\/(dev|proc)\//.test(path)) return onItsWayIn(encoding, (iconv) => `<(... | ${iconv})`);
     const iconv = `iconv ${iconvOptions(encoding)} ${shellWord(path)}`;
     const converted = keepName
       ? `${iconv} > ${shellWord(`${path}.new`)} && mv ${shellWord(`${path}.new`)} ${shellWord(path)}`
@@ -62,14 +69,7 @@ export const convertFile =
     return `save it as UTF-8${/\.csv$/i.test(path) ? ' (in Excel: "CSV UTF-8")' : ''}, or convert it: ${converted}`;
   };
 
-export const convertStdin: ConvertHint = (encoding) =>
-  `${encoding === BROKEN_UTF8 ? BROKEN_UTF8_DROP : 'convert it'} on its way in: ... | iconv ${iconvOptions(encoding)} | tkt ...`;
-
-/** How to convert a command-line argument, the value of `option` (`--message`) or not, on its way in (README: Text values). */
-export const convertArgument =
-  (option?: string): ConvertHint =>
-  (encoding) =>
-    `${encoding === BROKEN_UTF8 ? BROKEN_UTF8_DROP : 'convert it'} on its way in: tkt ... ${option === undefined ? '' : `${option} `}"$(... | iconv ${iconvOptions(encoding)})"`;
+export const convertStdin: ConvertHint = (encoding) => onItsWayIn(encoding, (iconv) => `... | ${iconv} | tkt ...`);
 
 /** Windows' "ANSI" code page, the likeliest encoding of a file that is not UTF-8 (Excel's CSV). */
 export const LIKELY_ENCODING = 'WINDOWS-1252';
