@@ -17,6 +17,7 @@ import {
   countInFlight,
   frontEnv,
   halvedAnswers,
+  requestTo,
   sendsNothing,
   startFrontServer,
   unusedTickets,
@@ -25,9 +26,11 @@ import {
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
 const CLOSED = 7;
+const RESOLVED = 6;
 
 let h: Harness;
-useHarness({ sandbox: { seedTickets: 120 }, profiles: ['viewer'] }, (harness) => (h = harness));
+// Enough tickets that no two tests here share one (unusedTickets).
+useHarness({ sandbox: { seedTickets: 130 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -808,5 +811,57 @@ describe('ID... commands stopped by SIGTERM', () => {
       { id: first!.id, ok: true, status: 204 },
       ...rest.map((t) => ({ id: t.id, ok: false, notStarted: true, error: 'not started: stopped by SIGTERM' })),
     ]);
+  });
+
+  // resolve reads each ticket before its change (close reads none): at the first signal one ID's
+  // read and another's change are in flight. A read changes nothing, so it is given up at once and
+  // its ID is not started; only the change is waited for (README, Interruption). The read is never
+  // answered, under a --timeout of 60s: a pass proves it was not waited for.
+  it.each([
+    ['SIGINT', 130, 'interrupted'],
+    ['SIGTERM', 143, 'stopped by SIGTERM'],
+  ] as const)('%s with one ID read and another changed: the read is given up (not started), the change awaited (done), exit %i', async (signal, code, how) => {
+    const [read, changed] = unusedTickets(h, 2, (t) => t.ticketStatusId !== CLOSED && t.ticketStatusId !== RESOLVED);
+    const statusBefore = read!.ticketStatusId;
+    const readOf = requestTo('GET', `/api/TicketsApi/${read!.id}`);
+    const changeOf = requestTo('POST', `/api/TicketsApi/resolve/${changed!.id}`);
+    let bothArrived = () => {};
+    const arrived = new Promise<void>((resolve) => (bothArrived = resolve));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    const server = await startFrontServer(h, (req) => readOf(req), {
+      gate: async (req) => {
+        if (!readOf(req) && !changeOf(req)) return;
+        if (++held === 2) bothArrived();
+        if (changeOf(req)) await released;
+      },
+    });
+    try {
+      const signals = processSignals();
+      const args = ['--json', 'resolve', String(read!.id), String(changed!.id), '--details', 'Fixed', '--concurrency', '2', '--timeout', '60'];
+      const running = h.cli(args, { env: frontEnv(h, server), signals });
+      await arrived;
+      signals.send(signal);
+      release();
+      const run = await running;
+
+      expect(run.code).toBe(code);
+      expect(signals.exits).toEqual([]);
+      // The wait counts the change alone, not the read given up.
+      expect(run.stderr).toBe(
+        `${how}: waiting up to 60s for 1 request in flight; another ${signal} gives up\n` +
+          `error: ${how}: 1 of 2 done, 1 not started\n  resolved: #${changed!.id}\n  not started: #${read!.id}\nhint: to finish, run again for the IDs not started: --json marks them "notStarted"\n`,
+      );
+      expect(jsonLines(run.stdout)).toEqual([
+        { id: changed!.id, ok: true, status: 200, body: `Ticket ${changed!.id} resolved.` },
+        { id: read!.id, ok: false, notStarted: true, error: `not started: ${how}` },
+      ]);
+      expect(changed!.ticketStatusId).toBe(RESOLVED);
+      expect(read!.ticketStatusId).toBe(statusBefore);
+      expect(server.requests.filter((req) => req.url === `/api/TicketsApi/resolve/${read!.id}`)).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
