@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/resolve.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, requestTo, routeCount, sendsNothing, startFrontServer, stoppedAt, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
 const GET = 'GET /api/TicketsApi/{id}';
@@ -256,5 +256,27 @@ describe("tkt resolve --dedup-key and another requester's ticket with the key in
         '  (candidates not listed in CI: they name people; run "tkt metadata --collection requesters" at a terminal)\n' +
         'hint: see "tkt metadata --collection requesters"\n',
     );
+  });
+});
+
+// How CI cancels a job (README, Interruption): the look-up of the key's tickets is a read, so a
+// signal while it is in flight gives it up at once (no wait said, none waited for: the service
+// never answers it, under a --timeout of 60s), and no ticket is resolved.
+describe('tkt resolve --dedup-key stopped during its look-up', () => {
+  const lookUp = requestTo('POST', '/api/TicketsApi');
+  const resolveRequest = requestTo('POST', /^\/api\/TicketsApi\/resolve\//);
+
+  it.each([
+    ['SIGTERM', 143, 'SIGTERM', 'error: stopped by SIGTERM\n', []],
+    ['SIGINT', 130, 'SIGINT', 'error: interrupted\n', []],
+    ['SIGTERM with --requester', 143, 'SIGTERM', 'error: stopped by SIGTERM\n', ['--requester', 'ci-bot']],
+  ] as const)('%s: gives the look-up up at once and resolves nothing: exit %i', async (_name, code, signal, line, requester) => {
+    const key = `job-stopped-${signal}-${requester.length}`;
+    const id = await ticket(`Build failed [${key}]`);
+    const args = ['resolve', '--dedup-key', key, ...requester, '--details', 'green', '--timeout', '60'];
+    const result = await stoppedAt(h, args, lookUp, signal, { counted: resolveRequest, answered: false });
+    expect(result).toMatchObject({ code, stdout: '', stderr: line, sent: 0, exits: [] });
+    expect(ticketById(h, id)).toMatchObject({ ticketStatusId: OPEN, resolution: null });
+    expect(resolutionMails(id)).toEqual([]);
   });
 });
