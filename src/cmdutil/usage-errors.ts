@@ -34,8 +34,26 @@ export interface UsageWords {
   alias?: AliasCall | undefined;
 }
 
-/** Words typed for a subcommand that tkt names otherwise. */
-const SUBCOMMAND_SYNONYMS: Readonly<Record<string, string>> = { rm: 'delete', remove: 'delete', del: 'delete', ls: 'list' };
+/**
+ * Words typed for a command that tkt names otherwise, the usual words of other CLIs (gh, docker):
+ * the nearest spelling of `open` is reopen, a change, and of `new` view. A word for what is an
+ * option of tkt (`search`, `version`) is said with it.
+ */
+const SUBCOMMAND_SYNONYMS: Readonly<Record<string, string>> = {
+  rm: 'delete',
+  remove: 'delete',
+  del: 'delete',
+  ls: 'list',
+  new: 'create',
+  add: 'create',
+  take: 'pickup',
+  edit: 'update',
+  open: 'show',
+  get: 'show',
+  search: 'list --search',
+  find: 'list --search',
+  version: '--version',
+};
 
 /** A value that a quote hint may join words to: not a secret's, nor a number (`--concurrency 2 x`: x is no part of it). */
 const textValue = (run: { option: string; value: string }) => !SECRET.test(run.option) && !/^\d+$/.test(run.value);
@@ -202,7 +220,9 @@ function unknownCommand(command: Command, program: Command, argv: readonly strin
   // A user's alias is a command too where it can stand: the line's first word.
   const names = [...subcommandWords(command), ...(command === program ? words.aliases : [])];
   const synonym = SUBCOMMAND_SYNONYMS[word];
-  const meant = synonym !== undefined && names.includes(synonym) ? synonym : closestWord(word, names);
+  // The usual word holds where its command is one of these (`alias rm`: delete) or, a program option, on the program.
+  const holds = synonym !== undefined && (synonym.startsWith('--') ? command === program : names.includes(synonym.split(' ')[0]!));
+  const meant = holds ? synonym : closestWord(word, names);
   return meant === undefined ? (command === program ? message : plain) : `${plain}\n(Did you mean ${meant}?)`;
 }
 

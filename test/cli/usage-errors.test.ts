@@ -118,6 +118,24 @@ describe('subcommands and help topics', () => {
     }
   });
 
+  // A review found `tkt open 1013` offered reopen (a change) and `tkt new` view: the usual words
+  // of other CLIs for a command are that command, not the nearest spelling.
+  it('a command by the usual word of other CLIs: that command, never the nearest spelling', async () => {
+    for (const [word, meant] of [
+      ['new', 'create'],
+      ['add', 'create'],
+      ['take', 'pickup'],
+      ['edit', 'update'],
+      ['open', 'show'],
+      ['get', 'show'],
+      ['search', 'list --search'],
+      ['find', 'list --search'],
+      ['version', '--version'],
+    ] as const) {
+      expect(await usageError([word, '1013'])).toContain(`error: unknown command '${word}'\n(Did you mean ${meant}?)\n`);
+    }
+  });
+
   it('help: the command or topic meant', async () => {
     expect(await usageError(['help', 'lsit'])).toContain('hint: did you mean "tkt help list"?');
     expect(await usageError(['help', 'exit-code'])).toContain('hint: did you mean "tkt help exit-codes"?');
