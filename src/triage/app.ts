@@ -11,7 +11,7 @@ import { render, type Instance } from 'ink';
 import { createElement as h } from 'react';
 import type { Context } from '../context/context.js';
 import { InterruptedError, isStopSignal } from '../errors.js';
-import { profileToName, resolveProfileName } from '../config/session.js';
+import { profileToName } from '../config/session.js';
 import { freshLogin } from '../context/fresh-login.js';
 import { fillForTicket, frontMatterWarnings, readTemplate, templateNames } from '../desk/templates.js';
 import { createLookups } from '../lookups/index.js';
@@ -161,7 +161,7 @@ export async function runTriage(ctx: Context, options: TriageRun): Promise<void>
     stdout.write(MAIN_SCREEN);
     await reportLeft(ctx, program, ctx.signal.reason);
     // Kept for the next r or s until now: on the shell's screen, where it is read after the run.
-    for (const line of await saveDrafts(ctx.config, resolveProfileName(ctx), program.snapshot())) await ctx.output.warning(line);
+    for (const line of await saveDrafts(ctx.config, ctx, program.snapshot())) await ctx.output.warning(line);
     for (const line of frontMatterWarned) await ctx.output.warning(line);
   }
   // Closed by Ctrl-C or a signal: the run ends as any interrupted command does, 130 (or 143 for SIGTERM).

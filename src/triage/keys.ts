@@ -97,7 +97,8 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'ticket, its subject used. A reply that could not be sent is kept, and the next `r` on that ticket ' +
       'opens the editor with it (no picker); ' +
       "leaving triage (q, Ctrl-C) saves it in the config folder's `drafts/reply-ID.txt` (`prod-reply-ID.txt` for " +
-      'a profile other than default; `-2`, `-3`… never over one saved before) and says where, as gh saves the text of an issue it could not create. The status line ' +
+      'a profile other than default; `-2`, `-3`… never over one saved before) and says where, as gh saves the text of an issue it could not create, with the command that sends it ' +
+      '(`hint: send it with "tkt reply 1023 --message-file ..."`; none for a reply in doubt, which may have reached the requester). The status line ' +
       'says what happened (`✓ replied to #1023`) until the next action or `R`',
   },
   {
@@ -109,7 +110,8 @@ export const KEY_TABLE: readonly KeyRow[] = [
       'first (as for `r`): the one picked opens the editor with it filled, and what you save is the notes. ' +
       'Notes that could not be sent are kept as a reply is: the next `s` on that ticket offers them again (no ' +
       'picker; at the prompt, or in the editor when they are more than a line), Esc there keeps them as edited ' +
-      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where. ' +
+      '(emptied, they are dropped), and leaving triage saves them in `drafts/resolution-ID.txt` (`prod-resolution-ID.txt`) and says where, ' +
+      'with the command that sends them (`tkt resolve 1023 --details-file ...`). ' +
       'The ticket is read first, as `tkt resolve ID` at a terminal reads it, and nothing is asked for one closed (the row may be older): it is refused ' +
       '(`ticket #1023 is closed: reopen it first`), since the service would move it back to Resolved and e-mail its requester again; nor for one ' +
       'resolved (`#1023 already resolved, nothing changed`); notes kept from an earlier try stay kept. It is read again as the notes are sent, ' +

@@ -242,7 +242,7 @@ describe('the triage program', () => {
       );
       expect(replies()).toBe(before + 1);
       expect(over.drafts.reply.get(id)).toBe('a message');
-      const saved = await saveDrafts({ dir: h.configDir }, 'default', over);
+      const saved = await saveDrafts({ dir: h.configDir }, { globals: {}, env: {} }, over);
       expect(saved).toEqual([`the reply to #${id} may have been sent (in doubt); it is kept in ${join(h.configDir, 'drafts', `reply-${id}.txt`)}\n`]);
     });
   });

@@ -1,7 +1,7 @@
 // Triage's transitions, as data: a state and an event in, the next state and the effects it asks
 // for out. No sandbox, no screen, no waiting: the results of effects are events made here.
 import { describe, expect, it } from 'vitest';
-import { ApiError, OperationError } from '../../src/errors.js';
+import { ApiError, OperationError, UsageError } from '../../src/errors.js';
 import type { Effect, TriageEvent } from '../../src/triage/events.js';
 import type { TriageState } from '../../src/triage/state.js';
 import type { TemplatePurpose } from '../../src/triage/picker.js';
@@ -257,6 +257,19 @@ describe('actions', () => {
     // Other failures have no hint added.
     expect(then(prod(), key('m'), { kind: 'actionFailed', id: 1031, error: notFound(1031) }).state.status?.text).toBe(
       '✗ marking read #1031: Ticket 1031 was not found. (not found, HTTP 404)',
+    );
+  });
+
+  // A review found triage's w without web-url, and a 403, said what failed but not what fixes it, as the commands do.
+  it('follows a refused permission and a missing setting with the hint any command gives: what to ask for, what to set', () => {
+    const loaded = run(start(VIEW, SIZE, { login: { shownProfile: 'default', globals: {}, env: {} } }), { kind: 'viewLoaded', token: 1, items: ITEMS });
+    const forbidden = answer('POST', '/api/TicketsApi/close/1031', 403);
+    expect(then(loaded, key('c'), type('y'), { kind: 'actionFailed', id: 1031, error: forbidden }).state.status?.text).toMatch(
+      /^✗ closing #1031: permission denied, HTTP 403; this login lacks the .* permission: ask the service's admin to grant it, or log in as a user who has it$/,
+    );
+    const noSetting = new UsageError('no web-url setting: tkt does not know where tickets are on the web', { hint: "tkt config set web-url 'https://x/{id}'" });
+    expect(then(loaded, key('w'), { kind: 'actionFailed', id: 1031, error: noSetting }).state.status?.text).toBe(
+      "✗ opening #1031: no web-url setting: tkt does not know where tickets are on the web; tkt config set web-url 'https://x/{id}'",
     );
   });
 
