@@ -74,6 +74,31 @@ describe('walkPages', () => {
     // A first page smaller than asked may be a service's cap: one more request tells.
     expect(askedOnce).toEqual([1, 2]);
   });
+
+  // A review saw `list --all` of a 4-ticket view send page 2 though the service counted 4 (X-Total-Count).
+  it("takes a first page smaller than asked for the whole list when it holds the service's count: one request", async () => {
+    const asked: number[] = [];
+    const counted: PageSource = {
+      firstPage: 1,
+      pageSize: 100,
+      fetch: async (page) => (asked.push(page), { items: page === 1 ? [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] : [], total: 4 }),
+    };
+    const changes = new WalkChanges();
+    const pages: unknown[][] = [];
+    for await (const items of walkPages(counted, { signal: new AbortController().signal, concurrency: 4, changes })) pages.push(items);
+    expect(pages.flat()).toHaveLength(4);
+    expect(asked).toEqual([1]);
+    expect(changes.whole).toBe(true);
+    // A capped first page that holds less than the count is not the whole list: the walk goes on.
+    const cappedAsked: number[] = [];
+    const capped: PageSource = {
+      firstPage: 1,
+      pageSize: 100,
+      fetch: async (page) => (cappedAsked.push(page), { items: page <= 2 ? [{ id: page * 10 + 1 }, { id: page * 10 + 2 }] : [], total: 4 }),
+    };
+    expect((await collect(capped, 4)).flat()).toHaveLength(4);
+    expect(cappedAsked.slice(0, 3)).toEqual([1, 2, 3]);
+  });
 });
 
 describe('walkPages over a list that changes', () => {
