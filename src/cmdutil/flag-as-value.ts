@@ -17,7 +17,8 @@ export interface OptionFlags {
  * options of `options` (the program's and the command's) or that option's `--name=value` form.
  */
 export function optionTakenAsValue(argv: readonly string[], options: readonly OptionFlags[]): { option: string; value: string } | undefined {
-  const longs = new Set(options.flatMap((option) => (option.long === undefined ? [] : [option.long])));
+  // --help is commander's own, on every command, never in `options`.
+  const longs = new Set(['--help', ...options.flatMap((option) => (option.long === undefined ? [] : [option.long]))]);
   const takingValue = new Set(
     options.filter((option) => option.takesValue).flatMap((option) => [option.short, option.long].filter((flag) => flag !== undefined)),
   );

@@ -4,9 +4,10 @@ import { UsageError } from '../errors.js';
 import { lengthProblem, TITLE_MAX_LENGTH } from '../model/fields.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9._:/-]{1,100}$/;
-// A `:` or `/` at either end or next to another: "gh:$GITHUB_REPOSITORY/$GITHUB_JOB" with the
-// variables unset is "gh:/", one key, so one ticket, for every job of every repository.
-const EMPTY_PART = /^[:/]|[:/]$|[:/]{2}/;
+// A separator at either end, or a `:` or `/` next to another: "gh:$GITHUB_REPOSITORY/$GITHUB_JOB"
+// with the variables unset is "gh:/", "ci-$RUN" is "ci-": one key, so one ticket, for every job
+// of every repository. (`--` inside a key is left alone: slugs have it.)
+const EMPTY_PART = /^[:/._-]|[:/._-]$|[:/]{2}/;
 
 /** The key as given, or exit 2 saying what a key may hold (before any request). */
 export function parseDedupKey(text: string): string {
@@ -15,8 +16,13 @@ export function parseDedupKey(text: string): string {
       details: ['a key is 1 to 100 characters: letters, digits and . _ : / -'],
       hint: 'e.g. --dedup-key "gh:$GITHUB_REPOSITORY/$GITHUB_JOB"',
     });
+  // `--dedup-key $KEY -q` with KEY unset and unquoted made "-q" the key, and stdout no longer the bare ID the job reads.
+  if (text.startsWith('-'))
+    throw new UsageError(`--dedup-key ${JSON.stringify(text)} starts with "-": its value is probably missing`, {
+      hint: 'a variable given unquoted and unset leaves --dedup-key the next word: quote it (--dedup-key "$KEY")',
+    });
   if (EMPTY_PART.test(text))
-    throw new UsageError(`--dedup-key ${JSON.stringify(text)} has an empty part (before or after a : or /)`, {
+    throw new UsageError(`--dedup-key ${JSON.stringify(text)} has an empty part (a separator at either end, or two : or / together)`, {
       hint: 'a variable in it is probably unset: the key would put the failures of every job that has it on one ticket',
     });
   return text;

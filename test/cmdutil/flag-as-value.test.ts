@@ -14,6 +14,11 @@ describe('optionTakenAsValue', () => {
     expect(optionTakenAsValue(['reply', '7', '-m', '--timeout=5'], OPTIONS)).toEqual({ option: '-m', value: '--timeout=5' });
   });
 
+  // `--dedup-key $KEY --help` with KEY unset ran the command with the key "--help".
+  it("counts --help, commander's own on every command, among the long options", () => {
+    expect(optionTakenAsValue(['reply', '7', '--message', '--help'], OPTIONS)).toEqual({ option: '--message', value: '--help' });
+  });
+
   it('leaves values that are text: a short flag, an unknown long word, the --name=value form, anything after --', () => {
     for (const argv of [
       ['reply', '7', '--message', '-q'],

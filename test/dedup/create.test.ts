@@ -317,11 +317,29 @@ describe('the key and dry runs', () => {
   });
 
   // "gh:$GITHUB_REPOSITORY/$GITHUB_JOB" with the variables unset: every job's failure would share one ticket.
-  it.each(['gh:/', 'build:', 'a//b', '/x', ':x', 'gh:acme/', 'gh::x'])('refuses the key %j, a part of it empty, with exit 2, sending nothing', async (key) => {
-    const result = await sendsNothing(h, () => occurrence(key));
+  // "$PROJECT-$JOB" and "ci-$RUN" with the variables unset ("-", "ci-"): a review found them taken.
+  it.each(['gh:/', 'build:', 'a//b', '/x', ':x', 'gh:acme/', 'gh::x', '.', 'ci-', 'build.', '_x', 'x_'])(
+    'refuses the key %j, a part of it empty, with exit 2, sending nothing',
+    async (key) => {
+      const result = await sendsNothing(h, () => occurrence(key));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`error: --dedup-key ${JSON.stringify(key)} has an empty part`);
+      expect(result.stderr).toContain('hint: a variable in it is probably unset');
+    },
+  );
+
+  // `--dedup-key $KEY -q` with KEY unset made "-q" the key, and stdout "created #N" where the job read a bare ID.
+  it.each(['-', '--', '-q', '-x'])('refuses the key %j, a dash where the key should be, with exit 2, sending nothing', async (key) => {
+    const result = await sendsNothing(h, () => occurrence(key, '--dry-run'));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`error: --dedup-key ${JSON.stringify(key)} has an empty part`);
-    expect(result.stderr).toContain('hint: a variable in it is probably unset');
+    expect(result.stderr).toContain(`error: --dedup-key ${JSON.stringify(key)} starts with "-": its value is probably missing`);
+    expect(result.stderr).toContain('hint: a variable given unquoted and unset leaves --dedup-key the next word: quote it (--dedup-key "$KEY")');
+  });
+
+  it.each(['--help', '--quiet'])('refuses the key %j, a long option taken as the value, with exit 2, sending nothing', async (key) => {
+    const result = await sendsNothing(h, () => occurrence(key, '--dry-run'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: --dedup-key took ${JSON.stringify(key)} as its value, which is one of this command's options`);
   });
 
   it('refuses a key with an empty part in a dry run too', async () => {
