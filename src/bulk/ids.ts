@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, TktError, UsageError } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
 import { parseTicketId, separatedNumber } from '../util/ids.js';
 import { guardText } from '../util/text-read.js';
@@ -28,6 +28,8 @@ const SHOWN_LINE_LENGTH = 60;
 const LINE_END = /\r\n|\r|\n/g;
 /** About two million IDs: far more than any list, far less memory than an endless stdin. */
 const MAX_STDIN_ID_BYTES = 16 * 1024 * 1024;
+/** The bad lines after the first named by number in its error; the others are counted. */
+const SHOWN_MORE_BAD_LINES = 3;
 
 function quoteLine(line: string): string {
   const shown = line.length > SHOWN_LINE_LENGTH ? `${line.slice(0, SHOWN_LINE_LENGTH)}…` : line;
@@ -72,8 +74,38 @@ function idOfCsvRow(line: string, lineNumber: number): number | undefined {
   return ticketIdOnLine(match[1]!, lineNumber);
 }
 
+/**
+ * The lines of stdin that hold no ID: the first one's error, the numbers of the others. A bad line
+ * does not end the read: at a terminal, what was typed after it would go to the shell once tkt
+ * exits, and the Ctrl-D asked for would end the shell (README: Scripting).
+ */
+class BadLines {
+  private first: UsageError | undefined;
+  private readonly more: number[] = [];
+  private moreCount = 0;
+
+  get any(): boolean {
+    return this.first !== undefined;
+  }
+
+  add(error: UsageError, lineNumber: number): void {
+    if (this.first === undefined) this.first = error;
+    else if (this.moreCount++ < SHOWN_MORE_BAD_LINES) this.more.push(lineNumber);
+  }
+
+  /** The first bad line's error, as it reads alone, with how many more and where: `(and 2 more bad lines: 4, 5)`. */
+  error(): UsageError {
+    const first = this.first!;
+    if (this.moreCount === 0) return first;
+    const where = `${this.more.join(', ')}${this.moreCount > this.more.length ? ', …' : ''}`;
+    const more = `${this.moreCount} more bad line${this.moreCount === 1 ? '' : 's'}`;
+    return new UsageError(`${first.message} (and ${more}: ${where})`, { hint: first.hint, details: first.details });
+  }
+}
+
 async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): Promise<number[]> {
   const ids: number[] = [];
+  const bad = new BadLines();
   let lineNumber = 0;
   // After tkt's CSV header, each line is a row of that CSV: its ID is its first cell.
   let csvRows = false;
@@ -83,8 +115,16 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
       csvRows = true;
       return;
     }
-    const id = csvRows ? idOfCsvRow(line, lineNumber) : idOfLine(line, lineNumber);
-    if (id !== undefined) ids.push(id);
+    let id: number | undefined;
+    try {
+      id = csvRows ? idOfCsvRow(line, lineNumber) : idOfLine(line, lineNumber);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      bad.add(error, lineNumber);
+      return;
+    }
+    // Once a line is bad nothing is sent: the lines after it are checked, their IDs not kept.
+    if (id !== undefined && !bad.any) ids.push(id);
   };
   // Split here rather than by node:readline, whose seven modules a `close -` loaded only for this,
   // as readline splits: a line ends at \n, \r\n or a \r alone, a \r ends its line at once (a
@@ -112,13 +152,17 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
     // Bytes of a character cut short at the very end are dropped, as readline dropped them.
     if (pieces.length > 0) take(pieces.join(''));
   } catch (error) {
+    // A bad line came first: it is what the run says, whatever ended the read after it (a signal,
+    // then said too by src/cli-run.ts; the size limit; bytes that are no text).
+    if (bad.any && error instanceof TktError) throw bad.error();
     // Stopped while a writer was still giving IDs: those read so far are the run's, each
     // reported as not started (README: Scripting).
     if (!(error instanceof InterruptedError && signal?.aborted === true)) throw error;
   } finally {
-    // Whatever ended the read (a bad line, a signal), an open stdin must not keep tkt running.
+    // Whatever ended the read (its end, a signal, a fault), an open stdin must not keep tkt running.
     stdin.destroy();
   }
+  if (bad.any) throw bad.error();
   return ids;
 }
 
@@ -128,7 +172,9 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
  * and a first line that is tkt's CSV header (`tkt list --csv | tkt close -`); stdin without any
  * is an empty list.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
- * Stopped by `signal` while stdin is read, the IDs read so far are the list.
+ * Stdin is read to its end even after a bad line, which is then exit 2 (with how many more).
+ * Stopped by `signal` while stdin is read, the IDs read so far are the list (a bad line read
+ * before the signal is still refused).
  * `stdin` is asked for only then: Node opens it when first asked, and a file on stdin (cron's
  * /dev/null, `< file`) costs a file stream and the modules behind it, about 0.9 MB of memory.
  */

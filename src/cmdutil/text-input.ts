@@ -149,12 +149,17 @@ export function missingText(option: TextOptionWithFile): UsageError {
  * directory. Checked before the first request so a typo
  * never leaves a half-done operation, and without opening anything: a pipe can be read only
  * once, and that read is the one that sends it. All bad paths are named at once (exit 2), each as
- * `shown` has it (an upload's argument, `/dev/stdin#build.log`, for its path).
+ * `shown` has it (an upload's argument, `/dev/stdin#build.log`, for its path); `unreadableHints`:
+ * the hint for a path that is not there or cannot be read, by its index.
  */
 export async function assertReadableFiles(
   paths: readonly string[],
   flag: string,
-  { devices = false, shown = paths }: { devices?: boolean; shown?: readonly string[] } = {},
+  {
+    devices = false,
+    shown = paths,
+    unreadableHints = [],
+  }: { devices?: boolean; shown?: readonly string[]; unreadableHints?: readonly (string | undefined)[] } = {},
 ): Promise<void> {
   const problems: string[] = [];
   let hint: string | undefined;
@@ -179,6 +184,7 @@ export async function assertReadableFiles(
       await accessPath(path, constants.R_OK);
     } catch (error) {
       problems.push(`${name}: ${fileErrorText(error)}`);
+      hint = unreadableHints[index] ?? hint;
     }
   }
   if (problems.length > 0) {

@@ -5,7 +5,7 @@ import type { UploadFile } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { statPath } from '../util/fs-promises.js';
 import { shellWord } from '../util/shell-word.js';
-import { assertReadableFiles } from './text-input.js';
+import { STDIN, assertReadableFiles } from './text-input.js';
 import { uploadOf, type GivenUpload } from './upload-argument.js';
 
 /**
@@ -55,12 +55,21 @@ export function assertNamed(uploads: readonly GivenUpload[], flag: string): void
 /** What PATH#NAME is, for an error about one. */
 export const NAMING_HINT = "PATH#NAME sends PATH under NAME, a plain file name such as build.log (a file whose own name holds '#' is sent whole)";
 
+/**
+ * An upload's "-" is a file of that name, not stdin as a text option's is (README: Text values):
+ * one that cannot be read was meant as stdin, and the hint says how stdin is sent.
+ */
+const STDIN_UPLOAD_HINT = `"${STDIN}" is a file of that name here, not stdin: for stdin give /dev/stdin, named as /dev/stdin#NAME (e.g. /dev/stdin#stdin.txt)`;
+
 /** Exit 2 naming every upload that cannot be read, by its argument. */
 export async function assertReadableUploads(uploads: readonly GivenUpload[], flag: string): Promise<void> {
   await assertReadableFiles(
     uploads.map((upload) => upload.path),
     flag,
-    { shown: uploads.map((upload) => upload.given) },
+    {
+      shown: uploads.map((upload) => upload.given),
+      unreadableHints: uploads.map((upload) => (upload.given === STDIN || upload.given.startsWith(`${STDIN}#`) ? STDIN_UPLOAD_HINT : undefined)),
+    },
   );
 }
 

@@ -99,6 +99,61 @@ describe('collectIds from stdin', () => {
     expect(await usageMessage(collectIds(['-'], stdinOf('12\n# note\nPrinter on fire\n13\n')))).toBe('stdin line 3 has no ticket ID: "Printer on fire"');
   });
 
+  // At a terminal the first bad line ended the read, and what was typed after it went to the
+  // shell, Ctrl-D included, which logged the user out (helper-237): stdin is read to its end first.
+  it('reads on to the end of stdin after a bad line, then refuses it', async () => {
+    const stdin = new PassThrough();
+    let settled = false;
+    const read = usageMessage(collectIds(['-'], () => stdin)).finally(() => (settled = true));
+    stdin.write('1025\n10x26\n');
+    // What was written is read: a few turns of the event loop.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+
+    expect(settled).toBe(false);
+    expect(stdin.destroyed).toBe(false);
+    stdin.end('1027\n');
+    expect(await read).toBe('stdin line 2 has no ticket ID: "10x26"');
+    expect(stdin.readableEnded).toBe(true);
+  });
+
+  it('names the first bad line and counts the others, with their line numbers (the first few)', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('1025\n10x26\n1027\n-5\n1,031\n')))).toBe(
+      'stdin line 2 has no ticket ID: "10x26" (and 2 more bad lines: 4, 5)',
+    );
+    expect(await usageMessage(collectIds(['-'], stdinOf('x\n1\ny\n')))).toBe('stdin line 1 has no ticket ID: "x" (and 1 more bad line: 3)');
+    const many = await usageMessage(collectIds(['-'], stdinOf('1\na\nb\nc\n2\nd\ne\n')));
+    expect(many).toBe('stdin line 2 has no ticket ID: "a" (and 4 more bad lines: 3, 4, 6, …)');
+    // Rows of tkt's CSV too.
+    expect(await usageMessage(collectIds(['-'], stdinOf('id,title\r\n"1",a\r\n2,b\r\n#3,c\r\n')))).toBe(
+      'stdin line 2 has no ticket ID: "\\"1\\",a" (and 1 more bad line: 4)',
+    );
+  });
+
+  it('refuses the first bad line when a fault of stdin (bytes that are no text) ends the read after it', async () => {
+    const stdin = new PassThrough();
+    const read = usageMessage(collectIds(['-'], () => stdin));
+    stdin.write('1013\nnone\n');
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    stdin.end('x\u0000y\n');
+
+    expect(await read).toBe('stdin line 2 has no ticket ID: "none"');
+    // Without a bad line before it, the fault is the error, as before.
+    expect(await usageMessage(collectIds(['-'], stdinOf('1013\n', 'x\u0000y\n')))).toMatch(/^the IDs on stdin: not text/);
+  });
+
+  // A signal once a line was bad: the run could send nothing anyway, so the bad line is told (the
+  // stop after it, src/cli-run.ts), not the IDs read as not started.
+  it('refuses the bad lines read so far when a signal stops the read after one', async () => {
+    const stdin = new PassThrough();
+    const controller = new AbortController();
+    const read = usageMessage(collectIds(['-'], () => stdin, controller.signal));
+    stdin.write('1013\nnone\n1014\n');
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort('SIGINT');
+
+    expect(await read).toBe('stdin line 2 has no ticket ID: "none"');
+  });
+
   it('names the line number of an ID that is not valid', async () => {
     expect(await usageMessage(collectIds(['-'], stdinOf('12\n0 tickets\n')))).toBe('stdin line 2: invalid ticket ID "0": expected a positive whole number');
   });

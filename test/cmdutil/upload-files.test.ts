@@ -89,6 +89,15 @@ describe('checkUploads', () => {
     expect(error.details).toEqual(["/dev/stdin#: no name after '#'", '/dev/stdin#..: ".." is no file name']);
   });
 
+  it('says how stdin is sent when "-" (a file of that name, not stdin) cannot be read', async () => {
+    const hint = '"-" is a file of that name here, not stdin: for stdin give /dev/stdin, named as /dev/stdin#NAME (e.g. /dev/stdin#stdin.txt)';
+    expect((await refusal(['-'])).hint).toBe(hint);
+    const named = await refusal([join(dir, 'missing'), '-#build.log'], '-F');
+    expect(named.details).toEqual([`${join(dir, 'missing')}: no such file`, '-#build.log: no such file']);
+    expect(named.hint).toBe(hint);
+    expect((await refusal([join(dir, 'missing')])).hint).toBeUndefined();
+  });
+
   it('names a file it cannot read by the argument as given', async () => {
     const error = await refusal([join(dir, 'missing#build.log'), `${dir}#dir.txt`]);
     expect(error.message).toBe('--attach: cannot read 2 files');

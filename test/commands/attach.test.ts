@@ -80,6 +80,17 @@ describe('tkt attach', () => {
     expect(result.stderr).toContain(`${dir}: a directory, not a file`);
   });
 
+  // `echo x | tkt attach 1013 -` said only `-: no such file` (a user's report): for an upload "-"
+  // is a file of that name (README: Text values), and the hint says how stdin is attached.
+  it('says how to attach stdin when "-" is no file, sending nothing', async () => {
+    const id = firstLiveTicketId();
+    const result = await sendsNothing(h, () => h.cli(['attach', String(id), '-'], { stdin: 'x\n' }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: attach: cannot read file\n  -: no such file\nhint: "-" is a file of that name here, not stdin: for stdin give /dev/stdin, named as /dev/stdin#NAME (e.g. /dev/stdin#stdin.txt)\n',
+    );
+  });
+
   // A file given twice under one name reaches the ticket twice: refused, however its path is written.
   it.each([
     ['attach', (id: number, file: string) => ['attach', String(id), file, file]],

@@ -1,6 +1,6 @@
 // The ID... commands over many IDs (docs/cli.md section 7, issue 6), driven through close,
 // resolve and pickup against the sandbox.
-import { Readable, Writable } from 'node:stream';
+import { Readable, Writable, type PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run as runClose, type CloseOptions } from '../../src/commands/close.js';
 import type { GlobalOptions } from '../../src/config/globals.js';
@@ -273,6 +273,37 @@ describe('ID... commands over several IDs', () => {
     expect(await run).toBe(130);
     expect(stderr).not.toContain('nothing to do');
     expect(stderr).toMatch(/error: interrupted\n$/);
+  });
+
+  // A user typed `1025⏎ 10x26⏎ 1027⏎` quickly: the run ended at line 2, "1027" went to the shell
+  // as a command, and the Ctrl-D asked for logged them out. The IDs typed are read until Ctrl-D.
+  it('reads the IDs typed at a terminal until Ctrl-D after a bad line, then refuses it, sending nothing', async () => {
+    const [first, last] = closable(2);
+    const proc = { ...fakeProcess({ stdin: true, stdout: true, stderr: true }, h.env), ...processSignals() };
+    let stderr = '';
+    const asked = new Promise<void>((resolve) => proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')).includes('Ctrl-D') && resolve()));
+    h.sandbox.resetStats();
+    let settled = false;
+    const run = runCli(['close', '-'], proc).finally(() => (settled = true));
+    await asked;
+    const typing = proc.stdin as PassThrough;
+    typing.write(`${first!.id}\n10x26\n`);
+    // What was typed is read: a few turns of the event loop.
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    typing.end(`${last!.id}\n`);
+
+    expect(await run).toBe(2);
+    expect(stderr).toBe('reading ticket IDs from the terminal, one a line; Ctrl-D to end\nerror: stdin line 2 has no ticket ID: "10x26"\n');
+    expect(h.sandbox.stats.requests).toBe(0);
+  });
+
+  it('names the first bad stdin line and how many more, at their line numbers, before any request', async () => {
+    h.sandbox.resetStats();
+    const result = await h.cli(['close', '-'], { stdin: '1001\nno id here\n1002\n-5\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: stdin line 2 has no ticket ID: "no id here" (and 1 more bad line: 4)\n');
+    expect(h.sandbox.stats.requests).toBe(0);
   });
 
   it('refuses --concurrency outside 1..32', async () => {

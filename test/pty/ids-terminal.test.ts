@@ -24,9 +24,10 @@ describe.skipIf(skip)('tkt close - with the IDs typed at a terminal', () => {
   };
   const statusOf = (id: number) => fixture.sandbox.state.tickets.find((t) => t.id === id)!.ticketStatusId;
 
-  const start = async (session: string) => {
+  /** `after`: what the shell runs once tkt exits, before it waits. */
+  const start = async (session: string, after = '') => {
     const env = `env -u CI -u NODE_EXTRA_CA_CERTS NO_COLOR=1 TKT_CONFIG_DIR='${fixture.dir}'`;
-    await terminal.start(session, { width: 100, height: 20 }, `${env} node '${BIN}' close -; echo "[exit $?]"; sleep 60`);
+    await terminal.start(session, { width: 100, height: 20 }, `${env} node '${BIN}' close -; echo "[exit $?]"; ${after} sleep 60`);
     await terminal.waitFor(session, asked, { what: 'the line that asks for the IDs' });
   };
 
@@ -41,6 +42,36 @@ describe.skipIf(skip)('tkt close - with the IDs typed at a terminal', () => {
 
     expect(screen).toContain(`✓ #${ticket.id} closed`);
     expect(statusOf(ticket.id)).toBe(CLOSED);
+  });
+
+  // A user typed `1025⏎ 10x26⏎ 1027⏎` quickly: tkt ended at line 2, the shell ran "1027" as a
+  // command, and the Ctrl-D tkt had asked for logged them out. What follows tkt here reads the
+  // line it left, as the shell would.
+  it('reads on after a bad line until Ctrl-D, leaving nothing typed to the shell, then refuses it', async () => {
+    const [first, last] = [openTicket(), openTicket()];
+    await start('b1', 'read -r left; echo "[left: $left]";');
+    for (const line of [String(first.id), '10x26', String(last.id)]) {
+      await terminal.type('b1', line);
+      await terminal.keys('b1', 'Enter');
+    }
+    await terminal.keys('b1', 'C-d');
+    await terminal.waitFor('b1', '[exit 2]');
+    await terminal.type('b1', 'typed after');
+    await terminal.keys('b1', 'Enter');
+
+    const screen = await terminal.waitFor('b1', '[left: ');
+
+    expect(screen.trimEnd().split('\n')).toEqual([
+      asked,
+      String(first.id),
+      '10x26',
+      String(last.id),
+      'error: stdin line 2 has no ticket ID: "10x26"',
+      '[exit 2]',
+      'typed after',
+      '[left: typed after]',
+    ]);
+    expect([statusOf(first.id), statusOf(last.id)]).toEqual([OPEN, OPEN]);
   });
 
   // The summary was written right after the "^C" the terminal echoed, on its line.
