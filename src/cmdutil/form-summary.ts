@@ -1,13 +1,16 @@
 // What `tkt create` shows before "Create this ticket?": the form as the person who filled it in
-// reads it. Apart from dry-run.ts, whose printer every command loads: its layout measures text as
-// the terminal draws it (output/table.ts), which only this question needs.
+// reads it; and what `tkt update` at a terminal shows before "Update ticket #ID?": what it
+// changes. Apart from dry-run.ts, whose printer every command loads: its layout measures text as
+// the terminal draws it (output/table.ts), which only these questions need.
 import type { FormValue, MultipartInput } from '../api/types.js';
 import { onProfile, profileToName } from '../config/session.js';
 import type { Context } from '../context/context.js';
 import { OperationError } from '../errors.js';
 import { fieldsFor, ticketTypeName, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
+import { wrapWords } from '../output/reflow.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { keyValueRoom, renderKeyValue } from '../output/table.js';
+import { formatDate } from '../output/time.js';
 import { truncate } from '../output/width.js';
 import { writeText } from '../output/write.js';
 import { fileText, formatValue, sentFields, type PlannedRequest } from './dry-run.js';
@@ -31,6 +34,34 @@ export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, aids
   const attachments = specs.find((spec) => spec.value.type === 'files')?.label ?? 'Uploads';
   for (const file of form.files ?? []) rows.push({ label: attachments, text: fileText(file), isDescription: false });
   return summaryLines(rows, width);
+}
+
+/**
+ * What an update will change, for the person who chose it, laid out as formSummary lays out a
+ * create's form: a field a line, under the field table's labels, `old → new` (`value (kept)` for
+ * one sent as it is). `was`: what the ticket holds, as the questions said it, by form field; a new
+ * value goes by its name where it has one (a person as tkt names them), a due date as every date
+ * is shown. `note`: a line after them, wrapped to `width`.
+ */
+export function changeSummary(
+  fields: Readonly<Record<string, FormValue>>,
+  was: Readonly<Record<string, string>>,
+  aids: Pick<PlannedRequest, 'labels' | 'people'> = {},
+  options: { width?: number | undefined; note?: string | undefined } = {},
+): string {
+  const specs = fieldsFor('update');
+  const rows = Object.entries(fields).map(([formField, value]) => {
+    const spec = specs.find((candidate) => candidate.formField === formField);
+    const named = aids.people?.[formField] ?? aids.labels?.[formField];
+    const text = spec?.value.type === 'when' ? formatDate(new Date(String(value))) : shownValue(spec, value);
+    const from = was[formField] ?? 'empty';
+    const to = named ?? text;
+    // Sent all the same (a due date kept with a new priority, whose SLA would move it).
+    return { label: spec?.label ?? formField, text: from === to ? `${to} (kept)` : `${from} → ${to}`, isDescription: false };
+  });
+  const { width, note } = options;
+  const noteLines = note === undefined ? [] : width === undefined ? [note] : wrapWords(note, width - SUMMARY_MARGIN.length);
+  return summaryLines(rows, width) + noteLines.map((line) => `${SUMMARY_MARGIN}${line}\n`).join('');
 }
 
 /** A value as a person names it: the ticket type in words. */
