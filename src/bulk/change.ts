@@ -11,12 +11,12 @@ import { fieldsFor } from '../model/fields.js';
 import { isSettledStatusName, readTicket, type Ticket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
-import { currentUpdateForm, mergeUpdateForm } from '../fields/update-form.js';
+import { currentUpdateForm, mergeUpdateForm, type HeldValue } from '../fields/update-form.js';
 import { sameDue } from '../fields/created.js';
 import { alreadyAssignedToNote, alreadyOpenNote } from '../reading/unchanged.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { sameId } from '../util/same-id.js';
-import { labelledValue, type PlannedRequest } from '../cmdutil/dry-run.js';
+import { formatValue, labelledValue, type PlannedRequest } from '../cmdutil/dry-run.js';
 
 type Changes = Readonly<Record<string, FormValue>>;
 
@@ -47,6 +47,9 @@ async function changePlan(
   return { current, plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)), changed, was: heldValues(current, before, changed) };
 }
 
+/** A field the ticket holds nothing in. */
+const isEmpty = (value: FormValue | undefined): boolean => value === undefined || value === null || value === '';
+
 /** What the ticket holds in `fields`, named as the ticket names its values ("1 (Low)"), for a dry run's "from". */
 function heldValues(
   current: unknown,
@@ -59,7 +62,7 @@ function heldValues(
   return Object.fromEntries(
     fields.map((field) => {
       const value = form[field];
-      if (value === undefined || value === null || value === '') return [field, 'empty'];
+      if (isEmpty(value)) return [field, 'empty'];
       const spec = specs.find((candidate) => candidate.formField === field);
       const name = spec === undefined ? undefined : ticket.field(spec.key).name;
       return [field, said(value, name === undefined || name === String(value) ? undefined : sanitizeInline(name))];
@@ -68,17 +71,27 @@ function heldValues(
 }
 
 /**
- * What ticket `id` holds now in each field `tkt update` changes, by form field, by its name where
- * the ticket names it ("High", "empty", else the value a dry run shows): said beside each field
- * `tkt update` asks for at a terminal, where the person answers with a name.
+ * What ticket `id` holds now in each field `tkt update` changes, by form field (HeldValue): said
+ * beside each field `tkt update` asks for at a terminal, where the person answers with a name, and
+ * what its question starts on, so that Enter keeps it. The due date is said as every date is, in
+ * the local time, and kept in ISO 8601 (UTC), which no time zone reads otherwise.
  */
-export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<string, string>> {
+export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<string, HeldValue>> {
   const current = (await client.send(plans.getTicket(id))).body;
-  return heldValues(
+  const form = currentUpdateForm(id, current);
+  const said = heldValues(
     current,
-    currentUpdateForm(id, current),
+    form,
     fieldsFor('update').map((spec) => spec.formField),
     (value, name) => name ?? labelledValue(value, undefined),
+  );
+  const due = readTicket(current).due;
+  return Object.fromEntries(
+    Object.entries(said).map(([field, text]): [string, HeldValue] => {
+      if (field === 'DueDate') return [field, due === undefined ? { said: 'empty' } : { said: formatDate(due), answer: due.toISOString() }];
+      const value = form[field];
+      return [field, isEmpty(value) ? { said: text } : { said: text, answer: formatValue(value) }];
+    }),
   );
 }
 
@@ -231,6 +244,11 @@ export async function updateTicket(
 export function dueMayMove(planned: readonly PlannedRequest[], named: string): string | undefined {
   const first = planned[0];
   if (planned.length !== 1 || first?.changed?.has('TicketPriorityId') !== true) return undefined;
+  return dueMayMoveText(named);
+}
+
+/** What a change of the priority that names no due date may do to the due date; `named`: what keeps one. */
+export function dueMayMoveText(named: string): string {
   return `the service may recompute the due date from the SLA of the new priority; ${named} keeps one`;
 }
 

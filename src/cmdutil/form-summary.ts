@@ -1,11 +1,18 @@
 // What `tkt create` shows before "Create this ticket?": the form as the person who filled it in
-// reads it. Apart from dry-run.ts, whose printer every command loads: its layout measures text as
-// the terminal draws it (output/table.ts), which only this question needs.
-import type { MultipartInput } from '../api/types.js';
-import { fieldsFor, ticketTypeName, type TicketEndpoint } from '../model/fields.js';
+// reads it; and what `tkt update` at a terminal shows before "Update ticket #ID?": what it
+// changes. Apart from dry-run.ts, whose printer every command loads: its layout measures text as
+// the terminal draws it (output/table.ts), which only these questions need.
+import type { FormValue, MultipartInput } from '../api/types.js';
+import { onProfile, profileToName } from '../config/session.js';
+import type { Context } from '../context/context.js';
+import { OperationError } from '../errors.js';
+import { fieldsFor, ticketTypeName, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
+import { wrapWords } from '../output/reflow.js';
 import { sanitizeInline, sanitizeText } from '../output/sanitize.js';
 import { keyValueRoom, renderKeyValue } from '../output/table.js';
+import { formatDate } from '../output/time.js';
 import { truncate } from '../output/width.js';
+import { writeText } from '../output/write.js';
 import { fileText, formatValue, sentFields, type PlannedRequest } from './dry-run.js';
 
 /**
@@ -19,13 +26,51 @@ export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, aids
   const specs = fieldsFor(endpoint);
   const rows = sentFields(form).map(([formField, value]) => {
     const spec = specs.find((candidate) => candidate.formField === formField);
-    const text = spec?.value.type === 'ticketType' && typeof value === 'number' ? ticketTypeName(value) : formatValue(value);
+    const text = shownValue(spec, value);
     const name = aids.labels?.[formField];
     const shown = aids.people?.[formField] ?? (name === undefined ? text : `${name} (${text})`);
     return { label: spec?.label ?? formField, text: shown, isDescription: spec?.key === 'description' };
   });
   const attachments = specs.find((spec) => spec.value.type === 'files')?.label ?? 'Uploads';
   for (const file of form.files ?? []) rows.push({ label: attachments, text: fileText(file), isDescription: false });
+  return summaryLines(rows, width);
+}
+
+/**
+ * What an update will change, for the person who chose it, laid out as formSummary lays out a
+ * create's form: a field a line, under the field table's labels, `old → new` (`value (kept)` for
+ * one sent as it is). `was`: what the ticket holds, as the questions said it, by form field; a new
+ * value goes by its name where it has one (a person as tkt names them), a due date as every date
+ * is shown. `note`: a line after them, wrapped to `width`.
+ */
+export function changeSummary(
+  fields: Readonly<Record<string, FormValue>>,
+  was: Readonly<Record<string, string>>,
+  aids: Pick<PlannedRequest, 'labels' | 'people'> = {},
+  options: { width?: number | undefined; note?: string | undefined } = {},
+): string {
+  const specs = fieldsFor('update');
+  const rows = Object.entries(fields).map(([formField, value]) => {
+    const spec = specs.find((candidate) => candidate.formField === formField);
+    const named = aids.people?.[formField] ?? aids.labels?.[formField];
+    const text = spec?.value.type === 'when' ? formatDate(new Date(String(value))) : shownValue(spec, value);
+    const from = was[formField] ?? 'empty';
+    const to = named ?? text;
+    // Sent all the same (a due date kept with a new priority, whose SLA would move it).
+    return { label: spec?.label ?? formField, text: from === to ? `${to} (kept)` : `${from} → ${to}`, isDescription: false };
+  });
+  const { width, note } = options;
+  const noteLines = note === undefined ? [] : width === undefined ? [note] : wrapWords(note, width - SUMMARY_MARGIN.length);
+  return summaryLines(rows, width) + noteLines.map((line) => `${SUMMARY_MARGIN}${line}\n`).join('');
+}
+
+/** A value as a person names it: the ticket type in words. */
+function shownValue(spec: TicketFieldSpec | undefined, value: FormValue): string {
+  return spec?.value.type === 'ticketType' && typeof value === 'number' ? ticketTypeName(value) : formatValue(value);
+}
+
+/** A summary's rows, each value on one line, wrapped at a terminal under its value column (a long title or ID stays readable at 40 columns). */
+function summaryLines(rows: readonly { label: string; text: string; isDescription: boolean }[], width: number | undefined): string {
   const valueWidth = width === undefined ? undefined : width - SUMMARY_MARGIN.length;
   const room =
     valueWidth === undefined
@@ -34,13 +79,30 @@ export function formSummary(endpoint: TicketEndpoint, form: MultipartInput, aids
           rows.map(({ label, text }) => [label, text]),
           valueWidth,
         );
-  // Each value on one line, wrapped at a terminal under its value column (a long title or ID stays readable at 40 columns).
   const pairs = rows.map(({ label, text, isDescription }): [string, string] => [
     label,
     isDescription ? descriptionPreview(text, room) : sanitizeInline(text).trim(),
   ]);
   const laidOut = renderKeyValue(pairs, { color: false, width: valueWidth });
   return laidOut.replace(/^(?=.)/gm, SUMMARY_MARGIN);
+}
+
+/**
+ * Shows what a command is about to send (`summary`, made for the terminal's width when stderr is
+ * one) and asks `question` (told the words that name a profile other than the default, as
+ * delete's question does: where it goes), yes by default; no is exit 1 with nothing sent
+ * (`cancelled: nothing was NOTHING`), `declined` told first.
+ */
+export async function confirmSummary(
+  ctx: Context,
+  summary: (width: number | undefined) => string,
+  question: (onProfile: string) => string,
+  options: { nothing: string; declined?: () => void },
+): Promise<void> {
+  await writeText(ctx.io.stderr, `\n${summary(ctx.io.stderrIsTTY ? ctx.io.size().columns : undefined)}`);
+  if (await ctx.prompter.confirm({ message: question(onProfile(profileToName(ctx))), default: true })) return;
+  options.declined?.();
+  throw new OperationError(`cancelled: nothing was ${options.nothing}`);
 }
 
 const SUMMARY_MARGIN = '  ';

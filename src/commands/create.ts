@@ -2,19 +2,17 @@
 import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { whyNothingIsAsked } from '../context/nothing-asked.js';
-import { onProfile, profileToName } from '../config/session.js';
 import { createFromOptions, type CreateFromFlags } from '../bulk/create-from-options.js';
 import { OperationError, UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { fieldsOption } from '../output/flags.js';
 import { detailLines } from '../output/reflow.js';
-import { writeText } from '../output/write.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
 import { checkCreate, createEndpoint, createRequest, createdId, keepDueCommand, printCreated, replacedDue, replacedDueText } from '../fields/created.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
-import { formSummary } from '../cmdutil/form-summary.js';
+import { confirmSummary, formSummary } from '../cmdutil/form-summary.js';
 import { createInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
@@ -202,14 +200,13 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
 
       if (options.dryRun) return void (await (once === undefined ? printDryRun(ctx, request, { shapesForm: true }) : createOnce()));
       if (asked) {
-        await writeText(ctx.io.stderr, `\n${formSummary(endpoint, request.form!, request, ctx.io.stderrIsTTY ? ctx.io.size().columns : undefined)}`);
-        // A profile that is not the default is named, as delete's question does: where it goes.
-        const on = onProfile(profileToName(ctx));
-        const message = once === undefined ? `Create this ticket${on}?` : `Create this ticket${on}, or add it to the open ticket of key ${once.key}?`;
-        if (!(await ctx.prompter.confirm({ message, default: true }))) {
-          typed = undefined;
-          throw new OperationError('cancelled: nothing was created');
-        }
+        await confirmSummary(
+          ctx,
+          (width) => formSummary(endpoint, request.form!, request, width),
+          (on) => (once === undefined ? `Create this ticket${on}?` : `Create this ticket${on}, or add it to the open ticket of key ${once.key}?`),
+          // A description typed and then declined is dropped, as gh's Cancel discards it (README, Drafts).
+          { nothing: 'created', declined: () => (typed = undefined) },
+        );
       }
       if (once !== undefined) return void (await createOnce());
       const client = await ctx.api();

@@ -13,7 +13,10 @@ import { detailLines } from '../output/reflow.js';
 import { fieldsFor } from '../model/fields.js';
 import { addFieldOptions, assertFieldsApply, flagOf, givenKeys, pickFieldValues, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
-import { dueMayMove, heldNow, movedDueText, plannedUpdates, updateTicket } from '../bulk/change.js';
+import { dueMayMove, dueMayMoveText, heldNow, movedDueText, plannedUpdates, updateTicket } from '../bulk/change.js';
+import type { HeldValue } from '../fields/update-form.js';
+import type { UpdateAnswers } from '../prompts/fill.js';
+import { sameId } from '../util/same-id.js';
 import { tktCommand } from '../config/session.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
@@ -27,6 +30,8 @@ export interface UpdateOptions {
 const EXAMPLES = `
 Only the options you name change; every other field keeps its current value. Lookup options
 take a name or an ID; --assignee @me is you; --requester changes the ticket's requester.
+With no option at a terminal, it asks which fields to change, each starting on the ticket's value
+(Enter keeps it), then shows the changes, old → new, and asks "Update ticket #ID?".
 
 Output: a confirmation line; --json {"id":N,"ok":true,"status":204} (the service answers with
 no body); -q nothing.
@@ -48,10 +53,13 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   assertFieldsApply('update', options.values, 'tkt update');
   const lookups = createLookups(ctx);
   // No option at a terminal: offer the fields to change, as gh's edit commands do.
+  let asked: (UpdateAnswers & { held: Record<string, HeldValue> }) | undefined;
   if (givenKeys(options.values).length === 0 && ctx.io.canPrompt) {
-    // The ticket is read first: what it holds is said with each question, and a ticket that does not exist asks nothing.
+    // The ticket is read first: what it holds is said with each question and is where it starts,
+    // and a ticket that does not exist asks nothing.
     const held = await heldNow(await ctx.api(), id);
-    options = { ...options, values: await (await import('../prompts/fill.js')).askUpdateFields(ctx, lookups, held) };
+    asked = { ...(await (await import('../prompts/fill.js')).askUpdateFields(ctx, lookups, held)), held };
+    options = { ...options, values: asked.values };
   }
   if (givenKeys(options.values).length === 0) {
     throw new UsageError('nothing to update: name at least one field to change', {
@@ -67,7 +75,23 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const values = await answerAssigneeMe(ctx, lookups, options.values);
   // Only an answered @me changed the values since they were checked.
   const toResolve = values === options.values ? checked : checkFields('update', values, ctx.now());
-  const { form: changes, labels } = await resolveFields(toResolve, lookups, { labels: options.dryRun === true });
+  // Values chosen at the questions are shown back by name before they are sent, as create's are.
+  const resolved = await resolveFields(toResolve, lookups, { labels: options.dryRun === true || asked !== undefined });
+  const { labels, people } = resolved;
+  let changes = resolved.form;
+  if (asked !== undefined) {
+    // A value kept at its question is no change (an option given is sent as asked, as before); but a
+    // due date kept with a new priority is sent all the same, as --due is: the SLA would move it.
+    const { held } = asked;
+    const answered = changes.fields;
+    const kept = (field: string) => sameId(held[field]?.answer, answered[field]);
+    const newPriority = 'TicketPriorityId' in answered && !kept('TicketPriorityId');
+    changes = { fields: Object.fromEntries(Object.entries(answered).filter(([field]) => !kept(field) || (newPriority && field === 'DueDate'))) };
+    if (Object.keys(changes.fields).length === 0) {
+      await ctx.output.note(`ticket #${id} has every value chosen already: nothing changed, nothing was sent\n`);
+      return;
+    }
+  }
 
   const api = await ctx.api();
   if (options.dryRun) {
@@ -76,6 +100,14 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     const due = dueMayMove(planned, '--due');
     if (due !== undefined) await ctx.output.note(`${due}\n`);
     return;
+  }
+  if (asked !== undefined) {
+    const { changeSummary, confirmSummary } = await import('../cmdutil/form-summary.js');
+    const { fields } = changes;
+    // The due date the SLA of a new priority may move was the user's trouble: said before the question.
+    const note = 'TicketPriorityId' in fields && !('DueDate' in fields) ? dueMayMoveText('a due date chosen with it') : undefined;
+    const summary = (width: number | undefined) => changeSummary(fields, asked.was, { labels, people }, { width, note });
+    await confirmSummary(ctx, summary, (on) => `Update ticket #${id}${on}?`, { nothing: 'changed' });
   }
   const change = { fields: changes.fields, labels: { ...typedNames(toResolve), ...labels } };
   const { response, changed, movedDue } = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));

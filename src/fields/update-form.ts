@@ -4,6 +4,17 @@ import type { FormValue } from '../api/types.js';
 import { fieldsFor } from '../model/fields.js';
 import { readTicket } from '../model/ticket.js';
 
+/** What a ticket holds in one field, for a person about to change it (`tkt update` at a terminal). */
+export interface HeldValue {
+  /** As the person reads it: the name where the ticket names one ("High"), else the value; "empty". */
+  said: string;
+  /**
+   * The answer that keeps it: what, given at the field's question, sends the value the ticket holds
+   * (a lookup's ID, the due date in ISO 8601); none when the field is empty.
+   */
+  answer?: string;
+}
+
 /** Every current value of the ticket, as the update form names its fields. */
 export function currentUpdateForm(ticketId: number, detail: unknown): Record<string, FormValue> {
   const ticket = readTicket(detail);

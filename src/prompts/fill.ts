@@ -6,6 +6,7 @@ import { ME, type LookupEntry, type LookupKind, type Lookups } from '../lookups/
 import type { Choice } from '../context/prompter.js';
 import { fieldsFor, lengthProblem, TITLE_MAX_LENGTH, type TicketEndpoint } from '../model/fields.js';
 import { missingRequired, type RawFieldValues } from '../fields/options.js';
+import type { HeldValue } from '../fields/update-form.js';
 import { askText } from '../cmdutil/text-input.js';
 import { sameId } from '../util/same-id.js';
 
@@ -19,6 +20,8 @@ export interface AskLookupOptions {
   optional?: boolean;
   /** Preselect the entry with this name (case-insensitive), e.g. status "Open". */
   defaultName?: string;
+  /** Preselect the entry with this ID, before `defaultName` (with no list, the text Enter answers): the value a ticket holds, which Enter keeps (update). */
+  defaultId?: string;
   /** Always type-to-filter (people lists grow). */
   search?: boolean;
   /** A person: offer @me first, as completion does, when the token names the user (chosen, it is returned as @me). */
@@ -32,7 +35,11 @@ export interface AskLookupOptions {
 export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind, options: AskLookupOptions): Promise<string | undefined> {
   const entries = await lookups.entries(kind);
   if (entries.length === 0) {
-    const text = await ctx.prompter.input({ message: `${options.message} (name or ID)`, ...(options.optional ? {} : { validate: required }) });
+    const text = await ctx.prompter.input({
+      message: `${options.message} (name or ID)`,
+      ...(options.optional ? {} : { validate: required }),
+      ...(options.defaultId === undefined ? {} : { default: options.defaultId }),
+    });
     return text.trim() === '' ? undefined : text.trim();
   }
   const choices: Choice<string>[] = entries.map((entry) => {
@@ -44,7 +51,9 @@ export async function askLookup(ctx: Context, lookups: Lookups, kind: LookupKind
   if (options.optional) choices.unshift({ name: '(none)', value: NONE });
   // Enter takes the named default, else (none) of an optional field, as a picker left as it is.
   const wanted = options.defaultName?.toLowerCase();
-  const preselected = entries.find((entry) => entry.name.toLowerCase() === wanted);
+  const preselected =
+    (options.defaultId === undefined ? undefined : entries.find((entry) => sameId(entry.id, options.defaultId))) ??
+    entries.find((entry) => entry.name.toLowerCase() === wanted);
   const initial = preselected === undefined ? (options.optional ? NONE : undefined) : String(preselected.id);
   const asked = { message: options.message, choices, ...(initial === undefined ? {} : { default: initial }) };
   const chosen = options.search || choices.length > SELECT_LIMIT ? await ctx.prompter.search(asked) : await ctx.prompter.select(asked);
@@ -121,12 +130,22 @@ export async function fillTicketFields(ctx: Context, lookups: Lookups, values: R
 
 const DONE = '';
 
+/** The fields `tkt update` asked for at a terminal. */
+export interface UpdateAnswers {
+  /** Each field asked for, answered as its option would have given it; a field kept answers what the ticket holds. */
+  values: RawFieldValues;
+  /** What each question said the ticket holds, by form field: the "from" of the change (named from the lookups where the ticket does not name it). */
+  was: Record<string, string>;
+}
+
 /**
  * `tkt update ID` at a terminal with no option: which fields to change, one at a time, then
- * each one's value, as the options would have given them. Empty when the person picks none.
+ * each one's value, as the options would have given them. Each question says what the ticket
+ * holds and starts on it (`held`), as gh's edit does: Enter keeps it. No values when the person picks none.
  */
-export async function askUpdateFields(ctx: Context, lookups: Lookups, held: Readonly<Record<string, string>> = {}): Promise<RawFieldValues> {
+export async function askUpdateFields(ctx: Context, lookups: Lookups, held: Readonly<Record<string, HeldValue>> = {}): Promise<UpdateAnswers> {
   const values: RawFieldValues = {};
+  const was: Record<string, string> = {};
   const specs = fieldsFor('update');
   for (;;) {
     const open = specs.filter((spec) => values[spec.key] === undefined);
@@ -140,13 +159,31 @@ export async function askUpdateFields(ctx: Context, lookups: Lookups, held: Read
       ],
     });
     const spec = specs.find((candidate) => candidate.key === key);
-    if (spec === undefined) return values;
-    // What the ticket holds now, said with the question: the answer is a change from it.
-    const now = held[spec.formField] === undefined ? '' : ` (now: ${held[spec.formField]})`;
+    if (spec === undefined) return { values, was };
+    const { said, answer: current } = held[spec.formField] ?? {};
     if (spec.value.type === 'lookup') {
-      values[spec.key] = await askLookup(ctx, lookups, spec.value.kind, { message: `${spec.key}${now}`, optional: false, search: spec.ask?.search === true });
+      const { kind } = spec.value;
+      // A ticket may hold a lookup's ID without its name (the level): named from the list it is chosen in.
+      const name = current !== undefined && said === current ? await lookups.nameOf(kind, current) : undefined;
+      if (said !== undefined) was[spec.formField] = name ?? said;
+      values[spec.key] = await askLookup(ctx, lookups, kind, {
+        message: `${spec.key}${nowText(was[spec.formField])}`,
+        optional: false,
+        search: spec.ask?.search === true,
+        ...(current === undefined ? {} : { defaultId: current }),
+      });
     } else {
-      values[spec.key] = await ctx.prompter.input({ message: `${spec.key}: ${spec.description}${now}`, validate: required });
+      if (said !== undefined) was[spec.formField] = said;
+      values[spec.key] = await ctx.prompter.input({
+        message: `${spec.key}: ${spec.description}${nowText(said)}`,
+        validate: required,
+        ...(current === undefined ? {} : { default: current }),
+      });
     }
   }
+}
+
+/** What the ticket holds now, said with the question: the answer is a change from it. */
+function nowText(said: string | undefined): string {
+  return said === undefined ? '' : ` (now: ${said})`;
 }

@@ -1,6 +1,7 @@
 // The form as `tkt create` shows it before asking to create the ticket.
 import { describe, expect, it } from 'vitest';
-import { formSummary } from '../../src/cmdutil/form-summary.js';
+import { changeSummary, formSummary } from '../../src/cmdutil/form-summary.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 
 describe('formSummary', () => {
   it('lists the fields to be sent under the words of the prompts, chosen names with their IDs, the type in words, the files', () => {
@@ -76,5 +77,36 @@ describe('formSummary', () => {
       '  Description:  1\n                2\n                3\n                4\n                5\n                … (1 more line)\n',
     );
     expect(formSummary('register', { fields: { Description: 'x'.repeat(100) } })).toBe(`  Description:  ${'x'.repeat(100)}\n`);
+  });
+});
+
+describe('changeSummary', () => {
+  useTimeZone('Europe/Oslo');
+
+  it("lists what an update changes, old → new, under the prompts' words: names, people by username, dates as tkt shows them, the type in words", () => {
+    const fields = { AssignedUser: 'u-9', TicketPriorityId: 1, DueDate: '2030-12-20T09:00:00.000Z', TicketType: 1, ImpactId: 3 };
+    const was = { AssignedUser: 'Tom Tech', TicketPriorityId: 'Medium', DueDate: '2030-12-01 10:00', TicketType: '2' };
+    const aids = { labels: { AssignedUser: 'Omar Haddad', TicketPriorityId: 'Low' }, people: { AssignedUser: 'Omar Haddad (ohaddad)' } };
+    expect(changeSummary(fields, was, aids)).toBe(
+      [
+        '  Assignee:  Tom Tech → Omar Haddad (ohaddad)',
+        '  Priority:  Medium → Low',
+        '  Due:       2030-12-01 10:00 → 2030-12-20 10:00',
+        '  Type:      2 → ticket',
+        // What the questions did not say is nothing the ticket holds.
+        '  Impact:    empty → 3',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('wraps its note to the terminal under the margin, and leaves it whole when piped', () => {
+    const note = 'the service may recompute the due date from the SLA of the new priority';
+    expect(changeSummary({ TicketPriorityId: 1 }, { TicketPriorityId: 'Medium' }, {}, { width: 40, note })).toBe(
+      ['  Priority:  Medium → 1', '  the service may recompute the due date', '  from the SLA of the new priority', ''].join('\n'),
+    );
+    expect(changeSummary({ TicketPriorityId: 1 }, { TicketPriorityId: 'Medium' }, {}, { note })).toBe(`  Priority:  Medium → 1\n  ${note}\n`);
+    // A value sent as the ticket holds it (a due date kept with a new priority) is said kept.
+    expect(changeSummary({ DueDate: '2030-12-20T09:00:00.000Z' }, { DueDate: '2030-12-20 10:00' })).toBe('  Due:  2030-12-20 10:00 (kept)\n');
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/commands/update.js';
+import { exitCodeOf } from '../../src/errors.js';
 import { loginAs, type Harness } from '../helpers/harness.js';
+import type { ScriptedAnswer } from '../helpers/prompter.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 import { formatDate } from '../../src/output/time.js';
 import { frontEnv, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, userId } from '../helpers/sandbox-state.js';
@@ -292,6 +294,7 @@ describe('tkt update', () => {
         { kind: 'select', message: 'Another field to change?', name: 'due' },
         { kind: 'input', message: 'due', value: '2030-03-01T08:00Z' },
         { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+        { kind: 'confirm', message: `Update ticket #${id}?`, value: true },
       ],
     });
     await run({ id: String(id), values: {}, dryRun: false }, r.ctx);
@@ -300,6 +303,127 @@ describe('tkt update', () => {
     // Picking nothing changes nothing (exit 2, as without a terminal).
     const none = await h.context({ tty: true, answers: [{ kind: 'select', message: 'Field to change', name: 'none: change nothing' }] });
     await expect(run({ id: String(id), values: {}, dryRun: false }, none.ctx)).rejects.toThrow('nothing to update');
+  });
+
+  it('at a terminal, each question starts on what the ticket holds, and Enter keeps it: priority, status, a person, the type, the due date', async () => {
+    // The pickers started on their first choice: three Enters lowered a Medium ticket to Low and
+    // its SLA pushed the due date back a week.
+    const id = await fullTicket();
+    expect((await h.cli(['update', String(id), '--due', '2030-12-20T09:00Z'])).code).toBe(0);
+    const before = { ...ticketById(h, id) };
+    const updates = routeCount(h, UPDATE);
+    const r = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Field to change', name: 'priority' },
+        { kind: 'select', message: 'priority (now: Medium)', enter: true },
+        { kind: 'select', message: 'Another field to change?', name: 'status' },
+        { kind: 'select', message: 'status (now: Open)', enter: true },
+        { kind: 'select', message: 'Another field to change?', name: 'assignee' },
+        { kind: 'search', message: 'assignee', enter: true },
+        { kind: 'select', message: 'Another field to change?', name: 'type' },
+        { kind: 'input', message: 'type', enter: true },
+        { kind: 'select', message: 'Another field to change?', name: 'due' },
+        { kind: 'input', message: 'due', enter: true },
+        { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+      ],
+    });
+    await run({ id: String(id), values: {}, dryRun: false }, r.ctx);
+    r.prompter.assertDone();
+    const defaults = Object.fromEntries(r.prompter.asked.filter((p) => p.default !== undefined).map((p) => [p.message.split(/[ :]/)[0], p.default]));
+    expect(defaults).toEqual({ priority: 'Medium', status: 'Open', assignee: 'Tom Tech (tech)', type: '1', due: '2030-12-20T09:00:00.000Z' });
+    // Every value kept: nothing to ask, nothing sent, and said so.
+    expect(routeCount(h, UPDATE)).toBe(updates);
+    expect(ticketById(h, id)).toEqual(before);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe(`ticket #${id} has every value chosen already: nothing changed, nothing was sent\n`);
+  });
+
+  it('at a terminal, shows what will change, old -> new, and asks "Update ticket #ID?" (yes by default) before sending', async () => {
+    const id = await fullTicket();
+    const before = { ...ticketById(h, id) };
+    const updates = routeCount(h, UPDATE);
+    const answers = (confirmed: boolean): ScriptedAnswer[] => [
+      { kind: 'select', message: 'Field to change', name: 'priority' },
+      { kind: 'select', message: 'priority (now: Medium)', name: 'Low' },
+      { kind: 'select', message: 'Another field to change?', name: 'status' },
+      { kind: 'select', message: 'status (now: Open)', name: 'In Progress' },
+      { kind: 'select', message: 'Another field to change?', name: 'site' },
+      { kind: 'select', message: 'site (now: Harbour Depot)', enter: true },
+      { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+      { kind: 'confirm', message: `Update ticket #${id}?`, value: confirmed },
+    ];
+    // Declined: exit 1, nothing sent, the ticket as it was.
+    const declined = await h.context({ tty: true, answers: answers(false) });
+    const error = await run({ id: String(id), values: {}, dryRun: false }, declined.ctx).catch((caught: unknown) => caught);
+    declined.prompter.assertDone();
+    expect(exitCodeOf(error)).toBe(1);
+    expect((error as Error).message).toBe('cancelled: nothing was changed');
+    expect(routeCount(h, UPDATE)).toBe(updates);
+    expect(ticketById(h, id)).toEqual(before);
+    expect(declined.prompter.asked.at(-1)).toEqual({ kind: 'confirm', message: `Update ticket #${id}?`, default: true });
+    // Only what changes, as create's summary lays its fields out; the site kept is not a change.
+    expect(declined.stderr()).toBe(
+      [
+        '',
+        '  Status:    Open → In Progress',
+        '  Priority:  Medium → Low',
+        // Wrapped to the terminal (80 columns), under the margin.
+        '  the service may recompute the due date from the SLA of the new priority; a due',
+        '  date chosen with it keeps one',
+        '',
+      ].join('\n'),
+    );
+
+    const accepted = await h.context({ tty: true, answers: answers(true) });
+    await run({ id: String(id), values: {}, dryRun: false }, accepted.ctx);
+    accepted.prompter.assertDone();
+    expect(accepted.stdout()).toBe(`Updated ticket #${id}\n`);
+    expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 1, ticketStatusId: 2, siteId: before.siteId });
+  });
+
+  it('at a terminal, a due date kept with a new priority is sent all the same: the SLA would move it', async () => {
+    const id = await fullTicket();
+    expect((await h.cli(['update', String(id), '--due', '2030-12-20T09:00Z'])).code).toBe(0);
+    const r = await h.context({
+      tty: true,
+      answers: [
+        { kind: 'select', message: 'Field to change', name: 'priority' },
+        { kind: 'select', message: 'priority (now: Medium)', name: 'Critical' },
+        { kind: 'select', message: 'Another field to change?', name: 'due' },
+        { kind: 'input', message: 'due', enter: true },
+        { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+        { kind: 'confirm', message: `Update ticket #${id}?`, enter: true },
+      ],
+    });
+    await run({ id: String(id), values: {}, dryRun: false }, r.ctx);
+    const due = formatDate(new Date('2030-12-20T09:00Z'));
+    expect(r.stderr()).toBe(['', '  Priority:  Medium → Critical', `  Due:       ${due} (kept)`, ''].join('\n'));
+    expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 4, dueDate: '2030-12-20T09:00:00.000Z' });
+  });
+
+  it('on a profile that is not the default, names it in the question, as create and delete do', async () => {
+    const id = await fullTicket();
+    const r = await h.context({
+      tty: true,
+      globals: { profile: 'viewer' },
+      answers: [
+        { kind: 'select', message: 'Field to change', name: 'level' },
+        { kind: 'select', message: 'level (now: Tier 2)', name: 'Tier 3' },
+        { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
+        { kind: 'confirm', message: `Update ticket #${id} on profile viewer?`, value: false },
+      ],
+    });
+    await expect(run({ id: String(id), values: {}, dryRun: false }, r.ctx)).rejects.toThrow('cancelled: nothing was changed');
+    expect(r.stderr()).toBe(['', '  Level:  Tier 2 → Tier 3', ''].join('\n'));
+  });
+
+  it('with options at a terminal asks nothing and sends at once, as scripts rely on', async () => {
+    const id = await fullTicket();
+    const r = await h.context({ tty: true, answers: [] });
+    await run({ id: String(id), values: { priority: 'High' }, dryRun: false }, r.ctx);
+    expect(r.prompter.asked).toEqual([]);
+    expect(ticketById(h, id).ticketPriorityId).toBe(3);
   });
 
   it('refuses a malformed ID, a bad date and create-only options with exit 2 before any request', async () => {

@@ -16,6 +16,8 @@ export type ScriptedAnswer = Expectation &
     /** The editor's text made from the text it opened with; what happens meanwhile (a ticket deleted) happens in `edit`. */
     | { kind: 'editor'; edit: (initial: string | undefined) => string }
     | { kind: 'confirm'; value: boolean }
+    /** Enter with nothing typed: the line's or the question's default, which it must have. */
+    | { kind: 'input' | 'confirm'; enter: true }
     /** Picks the choice whose name is `name`, or whose value equals `value`. */
     | { kind: 'select' | 'search'; name: string }
     | { kind: 'select' | 'search'; value: unknown }
@@ -30,6 +32,8 @@ export interface AskedPrompt {
   message: string;
   /** Choice names, for select and search. */
   choices?: string[];
+  /** What Enter takes, when the prompt has a default: a picker's choice by name, a line's text, a question's answer. */
+  default?: string | boolean;
 }
 
 export interface ScriptedPrompter extends Prompter {
@@ -62,13 +66,16 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
     return answer.value as T;
   }
 
+  /** Enter at a line or a question: its default, which it must have. */
+  function entered<T>(kind: PromptKind, message: string, initial: T | undefined): T {
+    if (initial === undefined) throw new Error(`${kind} "${message}" has no default for Enter to take`);
+    return initial;
+  }
+
   function pick<T>(kind: 'select' | 'search', message: string, choices: readonly Choice<T>[], initial?: T): T {
-    const answer = next({ kind, message, choices: choices.map((c) => c.name) });
-    if ('enter' in answer) {
-      const byDefault = choices.find((choice) => initial !== undefined && Object.is(choice.value, initial));
-      if (byDefault === undefined) throw new Error(`${kind} "${message}" has no default for Enter to take`);
-      return byDefault.value;
-    }
+    const byDefault = choices.find((choice) => initial !== undefined && Object.is(choice.value, initial));
+    const answer = next({ kind, message, choices: choices.map((c) => c.name), ...(byDefault === undefined ? {} : { default: byDefault.name }) });
+    if ('enter' in answer) return entered(kind, message, byDefault).value;
     const found = choices.find((choice) => ('name' in answer ? choice.name === answer.name : 'value' in answer && Object.is(choice.value, answer.value)));
     if (found === undefined) {
       const wanted = 'name' in answer ? `name "${answer.name}"` : `value ${JSON.stringify(scriptedValue(answer))}`;
@@ -79,8 +86,9 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
 
   return {
     asked,
-    async input({ message, validate }) {
-      const value = scriptedValue<string>(next({ kind: 'input', message }));
+    async input({ message, default: initial, validate }) {
+      const answer = next({ kind: 'input', message, ...(initial === undefined ? {} : { default: initial }) });
+      const value = 'enter' in answer ? entered('input', message, initial) : scriptedValue<string>(answer);
       const verdict = validate?.(value) ?? true;
       if (verdict !== true) throw new Error(`scripted input "${value}" for "${message}" was rejected: ${verdict}`);
       return value;
@@ -91,8 +99,9 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
       if (verdict !== true) throw new Error(`scripted password for "${message}" was rejected: ${verdict}`);
       return value;
     },
-    async confirm({ message }) {
-      return scriptedValue<boolean>(next({ kind: 'confirm', message }));
+    async confirm({ message, default: initial }) {
+      const answer = next({ kind: 'confirm', message, ...(initial === undefined ? {} : { default: initial }) });
+      return 'enter' in answer ? entered('confirm', message, initial) : scriptedValue<boolean>(answer);
     },
     async select({ message, choices, default: initial }) {
       return pick('select', message, choices, initial);

@@ -130,7 +130,7 @@ describe('askUpdateFields', () => {
       { kind: 'select', message: 'priority', name: 'High' },
       { kind: 'select', message: 'Another field to change?', name: 'no more: update the ticket' },
     ]);
-    const values = await askUpdateFields(run.ctx, run.lookups);
+    const { values } = await askUpdateFields(run.ctx, run.lookups);
     run.prompter.assertDone();
     expect(values).toEqual({ assignee: userId('tech'), priority: '3' });
   });

@@ -30,6 +30,20 @@ describe('createScriptedPrompter', () => {
     expect(prompter.asked[1]).toEqual({ kind: 'select', message: 'Priority', choices: ['Low', 'High'] });
   });
 
+  it("records each prompt's default, which Enter takes; Enter where there is none fails", async () => {
+    const prompter = createScriptedPrompter([
+      { kind: 'select', enter: true },
+      { kind: 'input', enter: true },
+      { kind: 'confirm', enter: true },
+      { kind: 'input', enter: true },
+    ]);
+    expect(await prompter.select({ message: 'Priority', choices: priorities, default: 3 })).toBe(3);
+    expect(await prompter.input({ message: 'Due', default: '2030-01-01T00:00:00.000Z' })).toBe('2030-01-01T00:00:00.000Z');
+    expect(await prompter.confirm({ message: 'Update ticket #5?', default: true })).toBe(true);
+    await expect(prompter.input({ message: 'Service' })).rejects.toThrow('input "Service" has no default for Enter to take');
+    expect(prompter.asked.map((p) => p.default)).toEqual(['High', '2030-01-01T00:00:00.000Z', true, undefined]);
+  });
+
   it('fails loudly on the wrong kind, the wrong message, or an unknown choice', async () => {
     await expect(createScriptedPrompter([{ kind: 'confirm', value: true }]).input({ message: 'Title' })).rejects.toThrow(/answered by a scripted confirm/);
     await expect(createScriptedPrompter([{ kind: 'input', value: 'x', message: 'Subject' }]).input({ message: 'Title' })).rejects.toThrow(
