@@ -8,6 +8,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { isObject } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
+import { closestWord } from '../util/closest.js';
 import type { LookupEntry, Lookups } from '../lookups/types.js';
 import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';
 import { readListItem, type TicketListItem } from '../model/ticket.js';
@@ -134,8 +135,13 @@ export function parseSort(text: string | undefined): Sort | undefined {
   const descending = text.startsWith('-');
   const name = (descending ? text.slice(1) : text).trim().toLowerCase();
   const found = SORT_FIELDS.find((candidate) => candidate === name);
-  if (found === undefined)
-    throw new UsageError(`invalid --sort ${JSON.stringify(text)}`, { details: [`fields: ${SORT_FIELDS.join(', ')} (-FIELD for descending)`] });
+  if (found === undefined) {
+    const meant = closestWord(name, SORT_FIELDS);
+    throw new UsageError(`invalid --sort ${JSON.stringify(text)}`, {
+      details: [`fields: ${SORT_FIELDS.join(', ')} (-FIELD for descending)`],
+      hint: meant === undefined ? undefined : `did you mean ${descending ? '-' : ''}${meant}?`,
+    });
+  }
   return { field: found, descending };
 }
 

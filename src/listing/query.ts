@@ -2,6 +2,7 @@
 import { settingSpec, settingValue } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
+import { closestWord } from '../util/closest.js';
 import { squash } from '../util/option-text.js';
 
 export const LIST_TYPES = [
@@ -38,8 +39,11 @@ export function kebabCase(name: string): string {
 export function parseListType(text: string): string {
   const found = LIST_TYPES.find((type) => squash(type) === squash(text));
   if (found === undefined) {
+    const views = LIST_TYPES.map(kebabCase);
+    const meant = closestWord(text.trim().toLowerCase(), views);
     throw new UsageError(`unknown view ${JSON.stringify(text)}`, {
-      details: ['valid views:', ...LIST_TYPES.map((type) => `  ${kebabCase(type)}`)],
+      details: ['valid views:', ...views.map((view) => `  ${view}`)],
+      hint: meant === undefined ? undefined : `did you mean ${meant}?`,
     });
   }
   return found;

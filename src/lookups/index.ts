@@ -28,6 +28,7 @@ import { idProblem, parseWholeNumber } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
 import { isCI } from '../util/ci.js';
 import { closestWord, editDistance } from '../util/closest.js';
+import { shellWord } from '../util/shell-word.js';
 
 /** Lookups are reused from the cache for ten minutes: long enough for a burst of commands,
  *  short enough that a renamed site shows up soon without --refresh. */
@@ -132,6 +133,14 @@ function candidatesOf(entries: readonly LookupEntry[], value: string): ListedEnt
   return { heading: `closest of ${entries.length}`, entries: closest(entries, value) };
 }
 
+/** The name of `entries` that `wanted` (lower case) is a misspelling of, as typed on a command line; undefined when none is close. */
+function closestName(entries: readonly LookupEntry[], wanted: string): string | undefined {
+  const names = entries.flatMap((entry) => namesOf(entry));
+  const near = closestWord(wanted, names.map(lower));
+  const name = near === undefined ? undefined : names.find((one) => lower(one) === near);
+  return name === undefined ? undefined : shellWord(name);
+}
+
 /** A listing as the CLI prints it: the heading, then an entry a line. */
 function listedLines(listed: ListedEntries | undefined): string[] {
   if (listed === undefined) return ['(the service lists none)'];
@@ -212,8 +221,10 @@ export function matchEntry(
   if (matches.length === 1 && wanted !== '') return matches[0]!;
   const unlisted = spec.people === true ? unlistedPeople : undefined;
   if (matches.length === 0 || wanted === '') {
-    // `me` for yourself: the word tkt takes is @me.
-    const meant = spec.people === true && closestWord(wanted, [ME]) !== undefined ? `did you mean ${ME}? or see` : 'see';
+    // `me` for yourself: the word tkt takes is @me. A misspelt name (`Opne`) is said as meant, but a
+    // person's only where people are listed (a terminal).
+    const near = spec.people === true && closestWord(wanted, [ME]) !== undefined ? ME : unlisted === undefined ? closestName(entries, wanted) : undefined;
+    const meant = near === undefined ? 'see' : `did you mean ${near}? or see`;
     const listed = unlisted === undefined ? candidatesOf(entries, value) : undefined;
     throw new LookupError(
       'unknown',

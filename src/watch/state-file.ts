@@ -53,7 +53,7 @@ export async function currentWatcher(ctx: Context): Promise<Watcher> {
 
 /** `the view all-tickets --status open`, `the tickets #1001 #1002`. */
 export function describeWatching(watching: Watching): string {
-  if ('ids' in watching) return `the tickets ${watching.ids.map((id) => `#${id}`).join(' ')}`;
+  if ('ids' in watching) return `${watching.ids.length === 1 ? 'the ticket' : 'the tickets'} ${watching.ids.map((id) => `#${id}`).join(' ')}`;
   const { view, options: given } = watching;
   const options = Object.entries(given).map(([name, value]) => {
     const flag = `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;

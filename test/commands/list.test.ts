@@ -75,6 +75,20 @@ describe('tkt list', () => {
     expect(result.stderr).toContain('my-tickets-onhold');
   });
 
+  // A review found a misspelt view, sort field or status listed every valid one without saying which was meant.
+  it('says which view, sort field or status a misspelt one means', async () => {
+    const view = await sendsNothing(h, () => h.cli(['list', '--view', 'my-open-tiket']));
+    expect([view.code, view.stderr]).toEqual([2, expect.stringContaining('hint: did you mean my-open-tickets?\n')]);
+    const sort = await sendsNothing(h, () => h.cli(['list', '--sort', '-priorty']));
+    expect([sort.code, sort.stderr]).toEqual([2, expect.stringContaining('hint: did you mean -priority?\n')]);
+    // The statuses are read (or taken from the lookup cache) to know the names.
+    const status = await h.cli(['list', '--status', 'Opne']);
+    expect([status.code, status.stderr]).toEqual([2, expect.stringContaining('hint: did you mean Open? or see "tkt metadata --collection status"\n')]);
+    // Nothing close: the list alone, as before.
+    const far = await sendsNothing(h, () => h.cli(['list', '--view', 'zzzzzz']));
+    expect(far.stderr).not.toContain('did you mean');
+  });
+
   it('searches, narrowed by --in', async () => {
     const r = await h.context({ globals: { quiet: true } });
     await run({ search: 'printer', in: 'subject', limit: '100' }, r.ctx);

@@ -210,7 +210,7 @@ describe('tkt watch', () => {
     expect((await h.cli(['watch', '--once', String(low), String(high), '--state', ids])).code).toBe(0);
     const fewer = await sendsNothing(h, () => h.cli(['watch', '--once', String(low), '--state', ids]));
     expect(fewer.code).toBe(2);
-    expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #${low} #${high}, not the tickets #${low}\n`);
+    expect(fewer.stderr).toContain(`error: the state file ${ids} belongs to another watch: the tickets #${low} #${high}, not the ticket #${low}\n`);
   });
 
   it('--state records the service and the user it was taken from: another of either is refused before any request, naming what differs', async () => {
@@ -733,7 +733,7 @@ describe('tkt watch', () => {
     await expect(atTerminal.done).rejects.toBeInstanceOf(InterruptedError);
     const ticket = unusedTicket(h);
     const given = await startWatch(h, { ids: [String(ticket.id)] }, { tty: true });
-    expect(given.r.stderr()).toBe(`watching the tickets #${ticket.id} every 60 s; Ctrl-C to stop\n`);
+    expect(given.r.stderr()).toBe(`watching the ticket #${ticket.id} every 60 s; Ctrl-C to stop\n`);
     given.r.abort.abort('SIGINT');
     await expect(given.done).rejects.toBeInstanceOf(InterruptedError);
     expect(live).toBeGreaterThan(open);

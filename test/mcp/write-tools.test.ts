@@ -592,7 +592,8 @@ describe('tkt mcp: the write tools', () => {
     const ticket = unusedTicket(h, isOpen);
     // The read of the read-modify-write goes through; the update is taken and never answered.
     const front = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/update/${ticket.id}`);
-    const stalled = await connectMcp(['--write', '--timeout', '0.2'], { TKT_CONFIG_DIR: h.configDir, ...frontEnv(h, front) });
+    // The lookups' read goes through first: 0.2 s timed it out under a loaded machine, 2 s leaves room.
+    const stalled = await connectMcp(['--write', '--timeout', '2'], { TKT_CONFIG_DIR: h.configDir, ...frontEnv(h, front) });
     try {
       const result = await stalled.call('update_ticket', { id: ticket.id, priority: 'High' });
       expect(result.isError).toBe(true);
