@@ -135,7 +135,7 @@ describe('tkt attach whose request was sent and never answered', () => {
     await writeFile(file, 'log');
     const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/addfiles/${id}`);
     try {
-      const result = await h.cli(['attach', String(id), file, '--timeout', '0.05'], { env: frontEnv(h, server) });
+      const result = await h.cli(['attach', String(id), file, '--timeout', '0.5'], { env: frontEnv(h, server) });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(changeInDoubtStderr(id, `${server.url}/api/TicketsApi/addfiles/${id}`));
     } finally {

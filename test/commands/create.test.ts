@@ -755,7 +755,7 @@ describe('tkt create whose request was sent and never answered', () => {
       const env = frontEnv(h, server);
       // The lookups are cached first, so that the create is the only request the short --timeout bounds.
       expect((await h.cli(['create', ...args, '--dry-run'], { env })).code).toBe(0);
-      const result = await h.cli(['create', ...args, '--timeout', '0.05'], { env });
+      const result = await h.cli(['create', ...args, '--timeout', '0.5'], { env });
       expect(server.requests.filter((request) => request.method === 'POST' && request.url === path)).toHaveLength(1);
       return { ...result, url: server.url };
     } finally {

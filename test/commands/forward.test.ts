@@ -170,7 +170,7 @@ describe('tkt forward whose request was sent and never answered', () => {
     const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/forward/${ticket.id}`);
     try {
       // --subject given: the forward is the only request.
-      const args = ['forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'S', '--message', 'M', '--timeout', '0.05'];
+      const args = ['forward', String(ticket.id), '--to', 'vendor@example.com', '--subject', 'S', '--message', 'M', '--timeout', '0.5'];
       const result = await h.cli(args, { env: frontEnv(h, server) });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(changeInDoubtStderr(ticket.id, `${server.url}/api/TicketsApi/forward/${ticket.id}`));

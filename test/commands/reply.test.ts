@@ -345,7 +345,7 @@ describe('tkt reply whose request was sent and never answered', () => {
     const server = await startFrontServer(h, (req) => req.method === 'POST' && req.url === `/api/TicketsApi/reply/${ticket.id}`);
     try {
       // --to and --subject given: the reply is the only request.
-      const args = ['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', 'M', '--timeout', '0.05'];
+      const args = ['reply', String(ticket.id), '--to', 'a@example.com', '--subject', 'S', '--message', 'M', '--timeout', '0.5'];
       const result = await h.cli(args, { env: frontEnv(h, server) });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(changeInDoubtStderr(ticket.id, `${server.url}/api/TicketsApi/reply/${ticket.id}`));
