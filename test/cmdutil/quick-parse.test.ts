@@ -126,7 +126,8 @@ describe('quickParse against commander', () => {
         expect(quickParse([name!, ...required], table)).toBeDefined();
         expect(quickParse([name!, ...required, '--json'], table)).toBeDefined();
       }
-    });
+      // create's hundreds of lines, each parsed by commander too: 23 s under a loaded machine's full suite.
+    }, 60_000);
   }
 
   it('leaves help, the version, unknown commands and options, and missing arguments to commander', () => {
