@@ -6,7 +6,7 @@ import type { Clock } from './api/clock.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Context } from './context/context.js';
 import { readGlobals, type GlobalOptions } from './config/globals.js';
-import type { IO } from './output/io.js';
+import type { IO, LiveLine } from './output/io.js';
 import type { ActionOptions, CommandHost, Handler } from './commands/host.js';
 import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Prompter } from './context/prompter.js';
@@ -71,7 +71,7 @@ export interface RunState {
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
   waitNotice: WaitNotice | undefined;
   /** The lines drawn in place on stderr that show now (IO.liveLines): a signal's line takes their place. */
-  liveLines: Set<{ erase(): boolean }>;
+  liveLines: Set<LiveLine>;
   /** Whether a line was started after the terminal's "^C" of the latest signal (IO.afterEcho): it is started once. */
   afterEcho: { lineStarted: boolean };
   /** The requests sent and not yet settled: the first signal says it waits for them. */

@@ -42,13 +42,21 @@ export interface IO {
    * The lines drawn in place on stderr that show now (progress.ts, TransientLine): a line the run
    * prints at a signal takes their place (src/cli-run.ts), as the terminal's "^C" lands on them.
    */
-  liveLines?: Set<{ erase(): boolean }>;
+  liveLines?: Set<LiveLine>;
   /**
    * Whether a line was started after the terminal's "^C" of the run's latest signal: set by the
    * break below, read by the line the run itself says at the signal (src/cli-run.ts), so that
    * the two do not leave a blank line between them.
    */
   afterEcho?: { lineStarted: boolean };
+}
+
+/** A line drawn in place on stderr (progress.ts, TransientLine), as what else writes to the terminal sees it. */
+export interface LiveLine {
+  /** Takes the line off the screen; true when it was showing. */
+  erase(): boolean;
+  /** Draws again the text last drawn, after an erase. */
+  restore(): void;
 }
 
 /**
