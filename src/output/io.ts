@@ -64,8 +64,9 @@ export interface LiveLine {
  * what follows (the poll in progress, the error line) starts on a line of its own. For commands
  * that Ctrl-C usually ends (watch, sandbox), and a change whose answer is awaited after it (a
  * single one: a progress bar redraws its own line). A line drawn in place that shows (the wait
- * notice of an upload) has the "^C" on it and is erased, with it, before anything else is
- * printed: no break, which would leave that line on the screen. Returns the way to stop listening.
+ * notice of the change, or of its upload) has the "^C" on it and is erased, with it, before
+ * anything else is printed: no break, which would leave that line on the screen. Returns the way
+ * to stop listening.
  */
 export function breakLineAfterCtrlC(io: IO, signal: AbortSignal): () => void {
   const afterCtrlC = () => {

@@ -5,8 +5,9 @@
 // waits to be tried again (a 503, a 429, a dropped connection), the line says why and for how
 // long, not just that tkt waits. A command may have the line say how far its upload's files are
 // sent (tkt attach: upload-progress.ts), then, the body sent, what it waits for again. The line
-// gives way to a progress bar: one line drawn in place at a time. Where it is wanted is decided
-// in src/process-host.ts (README, "Scripting": output rules).
+// keeps off the terminal while a prompt, the editor or the pager has it (aside), and gives way to
+// a progress bar: one line drawn in place at a time. Where it is wanted is decided in
+// src/process-host.ts (README, "Scripting": output rules).
 import type { ApiClient, RequestPlan, Retry, UploadWatcher } from '../api/types.js';
 import type { IO } from './io.js';
 import { REDRAW_INTERVAL_MS, transientLine } from './progress.js';
@@ -54,6 +55,11 @@ export interface WaitNotice {
   retrying(host: string, retry: Retry, attempt: number, attempts: number): void;
   /** `client`, every request it sends watched (with `uploadProgress`, its uploads too). */
   watching(client: ApiClient): ApiClient;
+  /**
+   * Runs `use` while a prompt, the editor or the pager has the terminal: the line is erased first
+   * and not drawn until `use` is done, then drawn again if the wait goes on.
+   */
+  aside<T>(use: () => Promise<T>): Promise<T>;
   /** Erases the line and shows it no more: the run ends. True when a line was showing. */
   end(): boolean;
 }
@@ -67,16 +73,17 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, upl
   let cancelRedraw: (() => void) | undefined;
   // What the line says, and whether it is due (from a second after the first request on); an
   // upload's progress says something else instead while its files are sent. A due line is drawn
-  // unless another line drawn in place shows (a bulk run's progress bar, which says the run goes
-  // on and how far).
+  // unless the terminal is another's (`asides`: a prompt, the editor) or another line drawn in
+  // place shows (a bulk run's progress bar, which says the run goes on and how far).
   let text = '';
   let instead: (() => string) | undefined;
   let due = false;
+  let asides = 0;
   const show = (): void => {
     due = true;
     cancelRedraw?.();
     cancelRedraw = undefined;
-    if ([...(io.liveLines ?? [])].some((other) => other !== line)) return;
+    if (asides > 0 || [...(io.liveLines ?? [])].some((other) => other !== line)) return;
     line.draw(instead?.() ?? text);
   };
   const say = (said: string): void => {
@@ -136,6 +143,16 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, upl
         ...client,
         send: (plan, options) => notice.watch(waitedFor, client.send(plan, { ...options, onRetry, upload: uploadProgress?.(plan, shared) })),
       };
+    },
+    async aside(use) {
+      asides += 1;
+      line.erase();
+      try {
+        return await use();
+      } finally {
+        asides -= 1;
+        if (due) show();
+      }
     },
     end() {
       ended = true;
