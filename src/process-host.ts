@@ -6,7 +6,7 @@ import type { Clock } from './api/clock.js';
 import type { ConfigStore, Session } from './config/types.js';
 import type { Context } from './context/context.js';
 import { readGlobals, type GlobalOptions } from './config/globals.js';
-import type { IO } from './output/io.js';
+import type { IO, LiveLine } from './output/io.js';
 import type { ActionOptions, CommandHost, Handler } from './commands/host.js';
 import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Prompter } from './context/prompter.js';
@@ -70,8 +70,10 @@ export interface RunState {
   suspension?: Promise<unknown> | undefined;
   /** The run's wait notice, once made: a signal that ends the run at once erases its line first. */
   waitNotice: WaitNotice | undefined;
+  /** The wait notice's clock; without it, the system's (a test moves its own). */
+  waitTimer?: StartTimer;
   /** The lines drawn in place on stderr that show now (IO.liveLines): a signal's line takes their place. */
-  liveLines: Set<{ erase(): boolean }>;
+  liveLines: Set<LiveLine>;
   /** Whether a line was started after the terminal's "^C" of the latest signal (IO.afterEcho): it is started once. */
   afterEcho: { lineStarted: boolean };
   /** The requests sent and not yet settled: the first signal says it waits for them. */
@@ -204,9 +206,9 @@ export interface ContextParts {
   /** Context.suspend; without it (tests), nothing can be suspended. */
   suspend?: Context['suspend'];
   /**
-   * The command says so when the service keeps it waiting (ActionOptions.saysWaiting): `timer`
-   * is a test's clock, `made` gets the notice once there is one, `uploadProgress` says how far an
-   * upload is (ActionOptions.uploadProgress).
+   * The command says so when the service keeps it waiting (ActionOptions.saysWaiting), but while
+   * a prompt or a program lent the terminal has it: `timer` is a test's clock, `made` gets the
+   * notice once there is one, `uploadProgress` says how far an upload is (ActionOptions.uploadProgress).
    */
   waiting?: { timer?: StartTimer; made?: (notice: WaitNotice) => void; uploadProgress?: UploadProgress | undefined };
   /** Context.loadAhead; without it (tests), nothing to load. */
@@ -243,8 +245,14 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   const sessionClients = new Map<string, Promise<ApiClient>>();
   // Trace lines name URLs and errors from the service: cleaned like any text from it.
   const debug = parts.globals.debug ? (line: string) => parts.io.stderr.write(`debug: ${sanitizeInline(line)}\n`) : undefined;
-  // Made with the first client: one line for every client of the run.
+  // Made with the first client (or prompt): one line for every client of the run.
   let waitNotice: Promise<WaitNotice | undefined> | undefined;
+  // A prompt, the editor, the pager or a browser has the terminal: the line is off it meanwhile.
+  const aside = async <T>(use: () => Promise<T>): Promise<T> => {
+    const notice = parts.waiting === undefined ? undefined : await (waitNotice ??= waitNoticeFor(parts));
+    return notice === undefined ? await use() : await notice.aside(use);
+  };
+  const lendTerminal = parts.lendTerminal ?? ((use) => use());
   // A request that may change something (one never retried) has left: the output module's changeSent.
   let changeSent = false;
   // The HTTP client (and undici, for a proxy) loads only for commands that talk to the service.
@@ -284,10 +292,10 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
     output,
     env: parts.env,
     config: parts.config,
-    prompter: parts.prompter,
+    prompter: parts.waiting === undefined ? parts.prompter : promptsThrough((ask) => aside(() => ask(parts.prompter))),
     signal: parts.signal,
     ...(parts.halt === undefined ? {} : { halt: parts.halt }),
-    lendTerminal: parts.lendTerminal ?? ((use) => use()),
+    lendTerminal: (use, holder) => aside(() => lendTerminal(use, holder)),
     suspend: parts.suspend ?? (async () => 'this run cannot be suspended'),
     now,
     async session() {
@@ -321,18 +329,22 @@ export async function buildContext(parts: ContextParts): Promise<Context & { dis
   return ctx;
 }
 
+/** A Prompter each question of which is asked through `through`, which gives it the prompter to ask. */
+function promptsThrough(through: <T>(ask: (prompter: Prompter) => Promise<T>) => Promise<T>): Prompter {
+  return {
+    input: (options) => through((prompter) => prompter.input(options)),
+    password: (options) => through((prompter) => prompter.password(options)),
+    confirm: (options) => through((prompter) => prompter.confirm(options)),
+    select: (options) => through((prompter) => prompter.select(options)),
+    search: (options) => through((prompter) => prompter.search(options)),
+    editor: (options) => through((prompter) => prompter.editor(options)),
+  };
+}
+
 /** Most runs never ask anything: the prompts (and their colour themes) load on the first question. */
 function lazyPrompter(create: () => Promise<Prompter>): Prompter {
   let real: Promise<Prompter> | undefined;
-  const prompter = () => (real ??= create());
-  return {
-    input: async (options) => (await prompter()).input(options),
-    password: async (options) => (await prompter()).password(options),
-    confirm: async (options) => (await prompter()).confirm(options),
-    select: async (options) => (await prompter()).select(options),
-    search: async (options) => (await prompter()).search(options),
-    editor: async (options) => (await prompter()).editor(options),
-  };
+  return promptsThrough(async (ask) => await ask(await (real ??= create())));
 }
 
 /** Context.lendTerminal for this process: the terminal handed over, and signals left to the program while it has it. */
@@ -426,7 +438,15 @@ export async function createProcessContext(
     // The prompts' modules only where the command can prompt (not tkt mcp, whose stdin is the
     // protocol's); the proxy's client only where the environment, read once, names a proxy.
     ...(state.loadAhead === undefined ? {} : { loadAhead: () => state.loadAhead!(command, { prompts: io.canPrompt, proxy: namesProxy(proc.env) }) }),
-    ...(action.saysWaiting === true ? { waiting: { made: (notice: WaitNotice) => (state.waitNotice = notice), uploadProgress: action.uploadProgress } } : {}),
+    ...(action.saysWaiting === false
+      ? {}
+      : {
+          waiting: {
+            ...(state.waitTimer === undefined ? {} : { timer: state.waitTimer }),
+            made: (notice: WaitNotice) => (state.waitNotice = notice),
+            uploadProgress: action.uploadProgress,
+          },
+        }),
   });
 }
 

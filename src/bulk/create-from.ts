@@ -30,7 +30,7 @@ import type { Context } from '../context/context.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import { keptFiles, type KeptFiles } from '../cmdutil/attachments.js';
 import { InterruptedError, OperationError, OutputFailedError, StoppedBeforeSendingError, UsageError } from '../errors.js';
-import { NO_PROGRESS, createProgress } from '../output/progress.js';
+import { createProgress, noBar } from '../output/progress.js';
 import { STDIN, assertSingleStdinReader, readStdin } from '../cmdutil/text-input.js';
 import { fileErrorText } from '../util/file-error.js';
 import { createEndpoint, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
@@ -203,7 +203,7 @@ async function createRows(
     const stop = new AbortController();
     const signal = AbortSignal.any([ctx.signal, stop.signal]);
     let reportFailure: unknown;
-    const progress = quiet ? NO_PROGRESS : createProgress(ctx.io, { total: prepared.length, label: 'created' });
+    const progress = quiet ? noBar(ctx.io) : createProgress(ctx.io, { total: prepared.length, label: 'created' });
     const rowsWithSkippedFiles: number[] = [];
     const replacedDues = new Map<number, ReplacedDue>();
     const record = async (result: BulkResult) => {

@@ -25,7 +25,7 @@ import {
 } from '../errors.js';
 import type { Output } from '../output/types.js';
 import { NOT_HELD, holdWrites } from '../output/held-writes.js';
-import { NO_PROGRESS, createProgress } from '../output/progress.js';
+import { createProgress, noBar } from '../output/progress.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { createStyle } from '../output/style.js';
 import { flushed, writeText } from '../output/write.js';
@@ -98,7 +98,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   const single = total === 1;
   const printDone = createDonePrinter(io, output, verb);
   const errStyle = createStyle(io.color);
-  const progress = single || quiet || options.dryRun ? NO_PROGRESS : createProgress(io, { total, label: verb });
+  const progress = single || quiet || options.dryRun ? noBar(io) : createProgress(io, { total, label: verb });
   const doneLabel = options.dryRun ? 'planned (dry run)' : verb;
   // Many IDs' lines to a pipe or a file go out a batch at a time (held-writes.ts); a line on
   // stderr lets the held ones go first, so that `> log 2>&1` keeps the order they finished in.

@@ -44,7 +44,7 @@ Examples:
     );
   // A signal during the upload lets its answer come and be told, then ends the run (cmdutil/send-change.ts).
   // At a terminal, the wait notice says how far the files are sent, then what the run waits for.
-  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx), { graceful: true, saysWaiting: true, uploadProgress });
+  host.action(command, ([id, files], opts, ctx) => run({ id, files, ...opts }, ctx), { graceful: true, uploadProgress });
 }
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {

@@ -31,12 +31,13 @@ export interface ActionOptions {
    */
   awaitsReads?: boolean;
   /**
-   * A command that reads, or tkt attach: at a terminal, a request the service has not answered
-   * within a second says so on stderr (output/waiting.ts) until it answers, and an upload how far
-   * its files are sent.
+   * At a terminal, a request the service has not answered within a second says so on stderr
+   * (output/waiting.ts) until it answers, off the terminal while a prompt, the editor or the pager
+   * has it; the default. False for a command that draws its own screen or speaks a protocol on
+   * its streams (triage, watch, mcp).
    */
   saysWaiting?: boolean;
-  /** With saysWaiting, the same line says how far an upload's files are sent (tkt attach: output/upload-progress.ts). */
+  /** The same line says how far an upload's files are sent (tkt attach: output/upload-progress.ts). */
   uploadProgress?: UploadProgress;
   /**
    * The handler reads the program it was registered on (help, completion scripts): commander

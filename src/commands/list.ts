@@ -69,7 +69,7 @@ export function register(program: Program, host: CommandHost): void {
     .addOption(columnsOption(program))
     .addHelpText('after', EXAMPLES);
   // Graceful: a signal stops the walk and gives up the pages in flight, and run closes the output.
-  host.action(command, (_args, opts, ctx) => run(opts, ctx), { saysWaiting: true, graceful: true, readsOnly: true });
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true, readsOnly: true });
 }
 
 export async function run(options: ListOptions, ctx: Context): Promise<void> {

@@ -30,7 +30,7 @@ Examples:
   $ tkt mcp --tools list_tickets,get_ticket
   $ tkt mcp --write --allow-delete --tools get_ticket,delete_ticket`,
     );
-  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true, awaitsReads: true });
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true, awaitsReads: true, saysWaiting: false });
 }
 
 export async function run(options: McpOptions, ctx: Context): Promise<void> {

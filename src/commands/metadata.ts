@@ -37,7 +37,7 @@ Examples:
   $ tkt metadata --collection technicians -q
   $ tkt metadata --collection status --query '[?statusType==\`1\`].status' --raw`,
     );
-  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx), { saysWaiting: true });
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
 export async function run(options: MetadataOptions, ctx: Context): Promise<void> {

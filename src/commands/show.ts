@@ -38,7 +38,7 @@ export function register(program: Program, host: CommandHost): void {
       'after',
       `\nAt a terminal the ticket is wrapped to its width and paged through "tkt config get pager"\n($PAGER, default less -FRX); never under CI, with --no-input, or at a terminal that\nreports no size.\n\nExamples:\n  $ tkt show 42\n  $ tkt view 42 --mark-read\n  $ tkt show 42 --comments 3 --no-pager\n  $ tkt show 42 --fields id,title,dueDate\n  $ tkt show 42 --query status.status --raw`,
     );
-  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx), { saysWaiting: true });
+  host.action(command, ([id], opts, ctx) => run({ id, ...opts }, ctx));
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {

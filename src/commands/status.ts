@@ -29,7 +29,7 @@ Examples:
   $ tkt status
   $ tkt status --json --query counts.overdue`,
     );
-  host.action(command, (_args, _opts, ctx) => run({}, ctx), { saysWaiting: true });
+  host.action(command, (_args, _opts, ctx) => run({}, ctx));
 }
 
 export async function run(_options: StatusOptions, ctx: Context): Promise<void> {

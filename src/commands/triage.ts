@@ -41,7 +41,7 @@ Examples:
   $ tkt triage --interval 30`,
     );
   // Graceful: a SIGTERM closes the screen and gives the terminal back rather than exiting under it.
-  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true, awaitsReads: true });
+  host.action(command, (_args, opts, ctx) => run(opts, ctx), { graceful: true, awaitsReads: true, saysWaiting: false });
 }
 
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {

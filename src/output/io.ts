@@ -42,7 +42,7 @@ export interface IO {
    * The lines drawn in place on stderr that show now (progress.ts, TransientLine): a line the run
    * prints at a signal takes their place (src/cli-run.ts), as the terminal's "^C" lands on them.
    */
-  liveLines?: Set<{ erase(): boolean }>;
+  liveLines?: Set<LiveLine>;
   /**
    * Whether a line was started after the terminal's "^C" of the run's latest signal: set by the
    * break below, read by the line the run itself says at the signal (src/cli-run.ts), so that
@@ -51,13 +51,22 @@ export interface IO {
   afterEcho?: { lineStarted: boolean };
 }
 
+/** A line drawn in place on stderr (progress.ts, TransientLine), as what else writes to the terminal sees it. */
+export interface LiveLine {
+  /** Takes the line off the screen; true when it was showing. */
+  erase(): boolean;
+  /** Draws again the text last drawn, after an erase. */
+  restore(): void;
+}
+
 /**
  * When `signal` aborts with SIGINT at a terminal, which has echoed "^C", a line break on stderr:
  * what follows (the poll in progress, the error line) starts on a line of its own. For commands
  * that Ctrl-C usually ends (watch, sandbox), and a change whose answer is awaited after it (a
  * single one: a progress bar redraws its own line). A line drawn in place that shows (the wait
- * notice of an upload) has the "^C" on it and is erased, with it, before anything else is
- * printed: no break, which would leave that line on the screen. Returns the way to stop listening.
+ * notice of the change, or of its upload) has the "^C" on it and is erased, with it, before
+ * anything else is printed: no break, which would leave that line on the screen. Returns the way
+ * to stop listening.
  */
 export function breakLineAfterCtrlC(io: IO, signal: AbortSignal): () => void {
   const afterCtrlC = () => {

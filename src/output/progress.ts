@@ -1,6 +1,6 @@
 // A one-line progress bar for `ID...` commands, on stderr and only when animation is allowed
 // (IO.animate: stderr is a TTY and colour not disabled). Elsewhere it writes nothing.
-import type { IO } from './io.js';
+import type { IO, LiveLine } from './io.js';
 
 export interface Progress {
   /** One more item finished. */
@@ -27,27 +27,32 @@ const ERASE_LINE = '\r\u001b[2K';
 const MAX_BAR_WIDTH = 30;
 const MIN_BAR_WIDTH = 5;
 
-/** For callers that decided against a bar (one ID, -q): every call is a no-op but withLine. */
-export const NO_PROGRESS: Progress = {
-  tick() {},
-  withLine(write) {
-    write();
-  },
-  done() {},
-};
+/**
+ * For callers that decided against a bar (one ID, -q, a dry run), or where none is drawn: ticks
+ * draw nothing, and a line printed lifts what is drawn in place (the wait notice of a request
+ * still in flight) off the screen, and puts it back under the line.
+ */
+export function noBar(io: IO): Progress {
+  return {
+    tick() {},
+    withLine(write) {
+      const lifted = [...(io.liveLines ?? [])].filter((line) => line.erase());
+      write();
+      for (const line of lifted) line.restore();
+    },
+    done() {},
+  };
+}
 
 /**
  * One line on stderr, drawn over and erased in place: the progress bar, the wait notice
  * (waiting.ts). Cut one column short of the terminal: writing into the last column makes some
- * terminals wrap, and a wrapped line can no longer be erased with a carriage return.
+ * terminals wrap, and a wrapped line can no longer be erased with a carriage return. One shows at
+ * a time: a line drawn takes the place of another that shows (the bar, of the wait notice).
  */
-export interface TransientLine {
+export interface TransientLine extends LiveLine {
   /** Draws `text` in place of what the line showed. */
   draw(text: string): void;
-  /** Takes the line off the screen; true when it was showing. */
-  erase(): boolean;
-  /** Draws again the text last drawn, after an erase. */
-  restore(): void;
 }
 
 export function transientLine(io: IO): TransientLine {
@@ -66,6 +71,7 @@ export function transientLine(io: IO): TransientLine {
       return true;
     },
     restore() {
+      for (const other of io.liveLines ?? []) if (other !== line) other.erase();
       io.stderr.write(frame);
       visible = true;
       io.liveLines?.add(line);
@@ -87,7 +93,7 @@ function formatRate(perSecond: number): string {
 }
 
 export function createProgress(io: IO, options: ProgressOptions): Progress {
-  if (!io.animate) return NO_PROGRESS;
+  if (!io.animate) return noBar(io);
   const { total, label } = options;
   const startedAt = Date.now();
   let finished = 0;

@@ -4,8 +4,10 @@
 // answers or fails, before the command prints anything, and when the run ends. While a read
 // waits to be tried again (a 503, a 429, a dropped connection), the line says why and for how
 // long, not just that tkt waits. A command may have the line say how far its upload's files are
-// sent (tkt attach: upload-progress.ts), then, the body sent, what it waits for again. Where it is
-// wanted is decided in src/process-host.ts (README, "Scripting": output rules).
+// sent (tkt attach: upload-progress.ts), then, the body sent, what it waits for again. The line
+// keeps off the terminal while a prompt, the editor or the pager has it (aside), and gives way to
+// a progress bar: one line drawn in place at a time. Where it is wanted is decided in
+// src/process-host.ts (README, "Scripting": output rules).
 import type { ApiClient, RequestPlan, Retry, UploadWatcher } from '../api/types.js';
 import type { IO } from './io.js';
 import { REDRAW_INTERVAL_MS, transientLine } from './progress.js';
@@ -39,7 +41,7 @@ function statusWords(status: number): string {
 export interface NoticeLine {
   /** The line says `text()` instead of what the run waits for (drawn at once when it shows); undefined: the wait again. */
   instead(text: (() => string) | undefined): void;
-  /** Draws the line anew within REDRAW_INTERVAL_MS: no more often, however often asked, and not before it shows. */
+  /** Draws the line anew within REDRAW_INTERVAL_MS: no more often, however often asked, and not before it is due. */
   redrawSoon(): void;
 }
 
@@ -53,6 +55,11 @@ export interface WaitNotice {
   retrying(host: string, retry: Retry, attempt: number, attempts: number): void;
   /** `client`, every request it sends watched (with `uploadProgress`, its uploads too). */
   watching(client: ApiClient): ApiClient;
+  /**
+   * Runs `use` while a prompt, the editor or the pager has the terminal: the line is erased first
+   * and not drawn until `use` is done, then drawn again if the wait goes on.
+   */
+  aside<T>(use: () => Promise<T>): Promise<T>;
   /** Erases the line and shows it no more: the run ends. True when a line was showing. */
   end(): boolean;
 }
@@ -64,20 +71,24 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, upl
   let cancelRetryEnd: (() => void) | undefined;
   let ended = false;
   let cancelRedraw: (() => void) | undefined;
-  // What the line says, and whether it shows (from a second after the first request on); an
-  // upload's progress says something else instead while its files are sent.
+  // What the line says, and whether it is due (from a second after the first request on); an
+  // upload's progress says something else instead while its files are sent. A due line is drawn
+  // unless the terminal is another's (`asides`: a prompt, the editor) or another line drawn in
+  // place shows (a bulk run's progress bar, which says the run goes on and how far).
   let text = '';
   let instead: (() => string) | undefined;
-  let shown = false;
+  let due = false;
+  let asides = 0;
   const show = (): void => {
-    shown = true;
+    due = true;
     cancelRedraw?.();
     cancelRedraw = undefined;
+    if (asides > 0 || [...(io.liveLines ?? [])].some((other) => other !== line)) return;
     line.draw(instead?.() ?? text);
   };
   const say = (said: string): void => {
     text = said;
-    if (shown) show();
+    if (due) show();
   };
   const stopTimer = (): void => {
     cancelTimer?.();
@@ -92,10 +103,10 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, upl
     instead(said) {
       if (ended || inFlight === 0) return;
       instead = said;
-      if (shown) show();
+      if (due) show();
     },
     redrawSoon() {
-      if (shown && cancelRedraw === undefined) cancelRedraw = startTimer(show, REDRAW_INTERVAL_MS);
+      if (due && cancelRedraw === undefined) cancelRedraw = startTimer(show, REDRAW_INTERVAL_MS);
     },
   };
   const notice: WaitNotice = {
@@ -111,7 +122,7 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, upl
         inFlight -= 1;
         if (inFlight === 0) {
           stopTimer();
-          shown = false;
+          due = false;
           line.erase();
         }
       }
@@ -133,10 +144,20 @@ export function createWaitNotice(io: IO, startTimer: StartTimer = realTimer, upl
         send: (plan, options) => notice.watch(waitedFor, client.send(plan, { ...options, onRetry, upload: uploadProgress?.(plan, shared) })),
       };
     },
+    async aside(use) {
+      asides += 1;
+      line.erase();
+      try {
+        return await use();
+      } finally {
+        asides -= 1;
+        if (due) show();
+      }
+    },
     end() {
       ended = true;
       stopTimer();
-      shown = false;
+      due = false;
       return line.erase();
     },
   };

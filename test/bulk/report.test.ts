@@ -1,12 +1,15 @@
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBulkReporter, type BulkReporterOptions } from '../../src/bulk/report.js';
 import { runBulk, type BulkResult, type BulkRun } from '../../src/bulk/runner.js';
 import { AbandonedRequestError, ApiError, ExitCode, InterruptedError, NetworkError, OperationError, TktError } from '../../src/errors.js';
 import type { IO } from '../../src/output/io.js';
 import { createOutput } from '../../src/output/format.js';
-import { createTestIO, type TestIOOptions } from '../helpers/io.js';
+import { createWaitNotice, WAIT_NOTICE_DELAY_MS } from '../../src/output/waiting.js';
+import { createCollector, createTestIO, type TestIOOptions } from '../helpers/io.js';
+import { manualTimer } from '../helpers/manual-clock.js';
 
 const outputFor = (io: IO, json: boolean, quiet = false) => createOutput({ flags: { json, quiet }, io, now: () => new Date() });
 
@@ -398,6 +401,34 @@ describe('progress bar', () => {
   ])('does not show with %s', async (_name, options) => {
     const results = 'quiet' in options ? [closed12, already14] : [closed12];
     expect((await report(results, { ...options, io: { isTTY: true, color: true } })).stderr).toBe('');
+  });
+});
+
+// Several IDs with -q at a terminal: no bar (with one, the bar takes the wait line's place), and
+// the wait line of the requests still in flight (output/waiting.ts) shows alone on its line, each
+// failure printed above it.
+describe('the wait line of the requests in flight', () => {
+  it('with -q, is lifted for the line of an ID that failed and put back under it', async () => {
+    const screen = createCollector();
+    const test = createTestIO({ isTTY: true, color: true });
+    const io: IO = { ...test.io, stdout: screen.stream, stderr: screen.stream, liveLines: new Set() };
+    const timer = manualTimer();
+    const notice = createWaitNotice(io, timer.start);
+    let answer = () => {};
+    const waiting = notice.watch('h', new Promise<void>((resolve) => (answer = resolve)));
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    const reporter = await reporterOn(io, { quiet: true, total: 3 });
+    await reporter.result(missing13);
+    const erase = '\r\u001b[2K';
+    const [before, printed, after, ...rest] = screen
+      .text()
+      .split(erase)
+      .filter((frame) => frame !== '');
+    expect([before, after, ...rest]).toEqual(['Waiting for h…', 'Waiting for h…']);
+    expect(stripVTControlCharacters(printed!)).toBe('✗ #13 not found (HTTP 404): Ticket 13 does not exist\n');
+    answer();
+    await waiting;
+    expect(screen.text().endsWith(`Waiting for h…${erase}`)).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/http.js';
 import { plans } from '../../src/api/plans.js';
+import { createProgress } from '../../src/output/progress.js';
 import { createWaitNotice, WAIT_NOTICE_DELAY_MS } from '../../src/output/waiting.js';
 import { createTestIO } from '../helpers/io.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
@@ -145,5 +146,90 @@ describe('the wait notice', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the wait notice and what else has the terminal', () => {
+  it('is erased before a prompt, the editor or the pager takes the terminal, not drawn while it has it, and drawn again after while the wait goes on', async () => {
+    const { test, timer, notice } = setup();
+    const request = pending<string>();
+    const answered = notice.watch('h', request.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    const asked = pending<string>();
+    let atPrompt = '';
+    const prompt = notice.aside(() => {
+      atPrompt = test.stderr();
+      return asked.promise;
+    });
+    expect(atPrompt).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+    // Neither a retry said meanwhile nor time passing draws over the prompt.
+    notice.retrying('h', { reason: 'HTTP 503', status: 503, delayMs: 2_000 }, 2, 3);
+    timer.advance(5_000);
+    expect(test.stderr()).toBe(atPrompt);
+    asked.answer('yes');
+    expect(await prompt).toBe('yes');
+    // Still waiting: the line again, under what the prompt left on the screen.
+    expect(test.stderr()).toBe(`${atPrompt}${ERASE_LINE}Waiting for h (try 2 of 3)…`);
+    request.answer('body');
+    await answered;
+    expect(test.stderr().endsWith(ERASE_LINE)).toBe(true);
+    expect(timer.pending()).toBe(0);
+  });
+
+  it('draws nothing over a prompt for a request sent while it is up; the line comes once the prompt is done', async () => {
+    const { test, timer, notice } = setup();
+    const asked = pending<boolean>();
+    const prompt = notice.aside(() => asked.promise);
+    const request = pending<string>();
+    const answered = notice.watch('h', request.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(test.stderr()).toBe('');
+    asked.answer(true);
+    await prompt;
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…`);
+    request.answer('body');
+    await answered;
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+  });
+
+  it('says nothing after a prompt whose wait ended meanwhile, nor for a prompt with nothing in flight', async () => {
+    const { test, timer, notice } = setup();
+    const request = pending<string>();
+    const answered = notice.watch('h', request.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    await notice.aside(async () => {
+      request.answer('body');
+      await answered;
+    });
+    await notice.aside(async () => {});
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}`);
+  });
+
+  // One line drawn in place at a time: a bulk run's bar says the run goes on, and how far.
+  it('gives way to a progress bar: erased when the bar is drawn, and not drawn while the bar shows', async () => {
+    const test = createTestIO({ isTTY: true, color: true });
+    const io = { ...test.io, liveLines: new Set<{ erase(): boolean; restore(): void }>() };
+    const timer = manualTimer();
+    const notice = createWaitNotice(io, timer.start);
+    const first = pending<string>();
+    const looked = notice.watch('h', first.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…`);
+    const progress = createProgress(io, { total: 2, label: 'closed' });
+    const bar = `closed [${'░'.repeat(30)}] 0/2`;
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}${ERASE_LINE}${bar}`);
+    first.answer('body');
+    await looked;
+    // A request of the run waits a second, and is told again: the bar stays alone on its line.
+    const second = pending<string>();
+    const closed = notice.watch('h', second.promise);
+    timer.advance(WAIT_NOTICE_DELAY_MS);
+    notice.retrying('h', { reason: 'HTTP 503', status: 503, delayMs: 2_000 }, 2, 3);
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}${ERASE_LINE}${bar}`);
+    second.answer('body');
+    await closed;
+    progress.done();
+    expect(test.stderr()).toBe(`${ERASE_LINE}Waiting for h…${ERASE_LINE}${ERASE_LINE}${bar}${ERASE_LINE}`);
+    expect(timer.pending()).toBe(0);
   });
 });
