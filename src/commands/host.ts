@@ -25,7 +25,7 @@ export interface ActionOptions {
   readsOnly?: boolean;
   /**
    * With graceful: the first Ctrl-C lets reads in flight answer too, as the command tells what it
-   * read (a watch's poll, tkt mcp's calls, the triage screen's action). Otherwise a read is given
+   * read (tkt mcp's calls, the triage screen's action). Otherwise a read is given
    * up at once (it changes nothing, and the change it was for is not sent): only changes already
    * sent are waited for.
    */

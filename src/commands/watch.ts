@@ -56,7 +56,7 @@ export function register(program: Program, host: CommandHost): void {
     .option('--notify', 'at a terminal, a bell and a desktop notification per event')
     .option('--exec <cmd>', 'run sh -c CMD for each event, its JSON on stdin')
     .addHelpText('after', EXAMPLES);
-  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true, awaitsReads: true, waitsQuietly: true, saysWaiting: false });
+  host.action(command, ([ids], opts, ctx) => run({ ids, ...opts }, ctx), { graceful: true, waitsQuietly: true, saysWaiting: false });
 }
 
 /** `timer` is for tests only: a clock they move instead of waiting (test/commands/watch.test.ts). */

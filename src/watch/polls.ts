@@ -22,7 +22,8 @@ export interface PollResult {
 }
 
 /**
- * Reads the watched tickets once; `ctx` is the poll's own (its signal is not the run's).
+ * Reads the watched tickets once. The run's signal (ctx.signal) gives up its reads in flight and
+ * starts no other: a poll stopped part way tells nothing (README, Watching).
  * `previous`: the previous poll (or what --state kept); undefined at the baseline.
  */
 export type Poll = (ctx: Context, previous: Snapshot | undefined) => Promise<PollResult>;
@@ -163,7 +164,7 @@ async function confirm(
   await inLanes(keys, CONFIRM_CONCURRENCY, async (key) => {
     let body: unknown;
     try {
-      body = (await api.send(plans.getTicket(Number(key)))).body;
+      body = (await api.send(plans.getTicket(Number(key)), { signal: ctx.signal })).body;
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
       departures.set(key, { reason: 'deleted', ticket: undefined });
@@ -189,7 +190,7 @@ export function ticketsPoll(ids: readonly number[]): Poll {
     for (const id of ids) {
       let body: unknown;
       try {
-        body = (await api.send(plans.getTicket(id))).body;
+        body = (await api.send(plans.getTicket(id), { signal: pollCtx.signal })).body;
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404 && previous !== undefined)) throw error;
         departures.set(String(id), { reason: 'deleted', ticket: undefined });

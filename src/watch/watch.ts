@@ -1,6 +1,7 @@
 // The watch loop: poll, tell each event (a line, --exec, --notify), keep the state, wait. A
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
-// exit 4). A signal lets the poll in progress finish telling its events and writing its state.
+// exit 4). A signal gives up a poll still reading (a read changes nothing: the next run reads
+// again) and starts no request; a poll telling its events tells them all and writes its state.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { isSuccess } from '../api/answer.js';
 import { timerMs } from '../api/deadline.js';
@@ -86,21 +87,19 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
 
 async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer): Promise<void> {
   let previous = settings.state?.kept;
-  // A poll runs to its end after a signal: the run's signal stops the watch between polls only.
-  const pollCtx: Context = { ...ctx, signal: new AbortController().signal };
   let failures = 0;
   let announced = false;
   for (;;) {
     const at = ctx.now().toISOString();
     let result: Awaited<ReturnType<Poll>>;
     try {
-      result = await poll(pollCtx, previous);
+      result = await poll(ctx, previous);
     } catch (error) {
       if (settings.once || !isTransient(error)) throw error;
+      // A read that fails as the signal comes is given up with its poll: no failure said, no retry promised.
+      stopIfSignalled(ctx.signal);
       failures++;
-      // A signal during the poll ends the watch with it (the poll had no events to write): no retry is promised.
-      const retrying = ctx.signal.aborted ? '' : '; retrying until it works';
-      if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}${retrying}\n`);
+      if (failures === 1) await ctx.output.warning(`cannot poll: ${(error as Error).message}; retrying until it works\n`);
       stopIfSignalled(ctx.signal);
       await timer.sleep(retryDelay(failures, settings.intervalMs), ctx.signal);
       stopIfSignalled(ctx.signal);

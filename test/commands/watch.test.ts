@@ -642,12 +642,12 @@ describe('tkt watch', () => {
     }
   });
 
-  it('a SIGTERM during a poll that fails ends the watch then, without a wait before retrying', async () => {
+  it('a SIGTERM while a poll waits for a page that would fail gives the poll up: no failure said, no retry waited for', async () => {
     let failing = false;
     let signalNow: (() => void) | undefined;
     const server = await startFrontServer(h, (req, res) => {
       if (!failing || req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
-      // The signal comes while the poll is in flight; the poll then fails (Retry-After: 0 keeps the client's own retries instant).
+      // The signal comes while the page is at the service; its answer would be a failure (Retry-After: 0 keeps the client's own retries instant).
       signalNow?.();
       res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/plain' }).end('down');
       return true;
@@ -660,15 +660,14 @@ describe('tkt watch', () => {
       await expect(done).rejects.toBeInstanceOf(InterruptedError);
       // The baseline's interval only: no backoff was waited for after the signal.
       expect(clock.waits).toEqual([60_000]);
-      // The failure is said, but a watch that is stopping promises no retry.
-      expect(r.stderr()).toMatch(/^warning: cannot poll: .*503[^\n]*\n$/);
-      expect(r.stderr()).not.toContain('retrying');
+      // The read was given up at the signal: no failure of it to say, and no retry promised.
+      expect(r.stderr()).toBe('');
     } finally {
       await server.close();
     }
   });
 
-  it('a SIGTERM during a poll lets it tell its events and write its state, then ends the watch', async () => {
+  it('a SIGTERM while a poll reads gives the poll up at once: nothing told, nothing more sent, --state as it was for the next run to tell', async () => {
     let hold: (() => void) | undefined;
     let held: (() => void) | undefined;
     const heldNow = new Promise<void>((resolve) => (held = resolve));
@@ -691,18 +690,42 @@ describe('tkt watch', () => {
       armed = true;
       wakeOnly(clock);
       await heldNow;
+      const beforeSignal = server.requests.length;
       r.abort.abort('SIGTERM');
-      hold?.();
+      // Ends without the page's answer: a read changes nothing, so nothing is waited for.
       await expect(done).rejects.toBeInstanceOf(InterruptedError);
-      expect(jsonLines(r.stdout())).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the signal'] } }]);
+      hold?.();
+      expect([r.stdout(), r.stderr()]).toEqual(['', '']);
+      expect(server.requests.slice(beforeSignal)).toEqual([]);
       const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
-      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the signal');
+      expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe(oldTitle);
+      // Nothing lost: the next run tells the change that poll would have told.
+      const next = await h.cli(['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state], { env: frontEnv(h, server) });
+      expect(next.code, next.stderr).toBe(0);
+      expect(jsonLines(next.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the signal'] } }]);
     } finally {
       await server.close();
     }
   });
 
-  it('--once stopped by SIGTERM during its poll: tells its events, writes its state, then exits 143 saying so', async () => {
+  it('a SIGTERM while the first poll reads a page (tkt watch in a CI job): no request after it, exit 143 saying so, no wait promised', async () => {
+    // The page is answered after the signal: the walk asks for no other page (nor walks again).
+    const args = ['--json', 'watch', '--view', 'my-open-tickets', '--interval', '10'];
+    const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM');
+    expect(result.sentAfterSignal).toEqual([]);
+    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n', exits: [] });
+  });
+
+  it('tkt watch ID... stopped while a ticket is read: the tickets after it are not read, exit 143', async () => {
+    // Only read: any three tickets.
+    const [first, ...others] = h.sandbox.state.tickets.filter((ticket) => !ticket.isDeleted).slice(0, 3);
+    const args = ['--json', 'watch', String(first!.id), ...others.map((ticket) => String(ticket.id))];
+    const result = await stoppedAt(h, args, requestTo('GET', `/api/TicketsApi/${first!.id}`), 'SIGTERM');
+    expect(result.sentAfterSignal).toEqual([]);
+    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n' });
+  });
+
+  it('--once stopped by SIGTERM while its poll reads: ends at once without the answer, tells nothing, leaves --state for the next run', async () => {
     const state = join(dir, 'once-signal.json');
     const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state];
     const ticket = unusedTicket(h);
@@ -712,14 +735,12 @@ describe('tkt watch', () => {
       expect(await h.cli(args, { env })).toMatchObject({ code: 0, stdout: '' });
       retitle(h, ticket.id, 'Changed before the cron run');
     };
-    const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM', { before: baseline });
-    expect(jsonLines(result.stdout)).toMatchObject([{ event: 'changed', id: ticket.id, changes: { title: [oldTitle, 'Changed before the cron run'] } }]);
-    expect(result).toMatchObject({
-      code: 143,
-      stderr: 'stopped by SIGTERM: waiting up to 30s for 1 request in flight; another SIGTERM gives up\nerror: stopped by SIGTERM\n',
-    });
+    // The page is never answered: the run ends without it.
+    const result = await stoppedAt(h, args, requestTo('POST', '/api/TicketsApi'), 'SIGTERM', { before: baseline, answered: false });
+    expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n', sentAfterSignal: [] });
     const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number; title: string }[] };
-    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe('Changed before the cron run');
+    // As the baseline left it: the next run tells the change.
+    expect(kept.tickets.find((t) => t.id === ticket.id)?.title).toBe(oldTitle);
   });
 
   it('at a terminal, says once on stderr what it watches and how to stop; never in a pipe, with -q, --json or --once', async () => {

@@ -94,7 +94,7 @@ export async function sendsNothing<T>(h: Harness, action: () => Promise<T>): Pro
 export async function startFrontServer(
   h: Harness,
   answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean,
-  options: { holdMs?: number; gate?: (req: IncomingMessage, res: ServerResponse) => Promise<void>; total?: boolean } = {},
+  options: { holdMs?: number; gate?: (req: IncomingMessage, res: ServerResponse, body: Buffer) => Promise<void>; total?: boolean } = {},
 ): Promise<TestServer> {
   return startServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -102,7 +102,7 @@ export async function startFrontServer(
     req.on(
       'end',
       () =>
-        void (options.gate?.(req, res) ?? Promise.resolve()).then(() =>
+        void (options.gate?.(req, res, Buffer.concat(chunks)) ?? Promise.resolve()).then(() =>
           setTimeout(() => {
             const body = Buffer.concat(chunks);
             if (answer(req, res, body)) return;
@@ -256,7 +256,8 @@ export function countInFlight(limit: number, matches: (req: IncomingMessage) => 
  * Runs `args` (the CLI in-process, as admin unless `env` says otherwise) with the request `held`
  * matches held at a front server; once the service has it, the run gets `signal`, then the
  * service answers it (unless `answered` is false: never). `sent` counts the requests `counted`
- * matches that reached the service; `exits`, the codes the run asked to exit with at once.
+ * matches that reached the service; `sentAfterSignal` names every request that reached it after
+ * the signal; `exits`, the codes the run asked to exit with at once.
  */
 export async function stoppedAt(
   h: Harness,
@@ -273,7 +274,7 @@ export async function stoppedAt(
 ) {
   let armed = options.before === undefined;
   const gate = holdUntilReleased((req) => armed && held(req));
-  const server = await startFrontServer(h, (req) => options.answered === false && held(req), gate);
+  const server = await startFrontServer(h, (req) => options.answered === false && armed && held(req), gate);
   try {
     const env = { ...frontEnv(h, server), ...options.env };
     await options.before?.(env);
@@ -281,11 +282,13 @@ export async function stoppedAt(
     const signals = processSignals();
     const running = h.cli(args, { env, signals });
     await gate.arrived;
+    const beforeSignal = server.requests.length;
     signals.send(signal);
     gate.release();
     const result = await running;
     const sent = options.counted === undefined ? 0 : server.requests.filter(options.counted).length;
-    return { ...result, exits: signals.exits, sent };
+    const sentAfterSignal = server.requests.slice(beforeSignal).map((request) => `${request.method} ${request.url}`);
+    return { ...result, exits: signals.exits, sent, sentAfterSignal };
   } finally {
     await server.close();
   }

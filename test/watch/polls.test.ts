@@ -6,13 +6,15 @@
 // no X-Total-Count, as a service without one, so the walk cannot see the change itself, unless
 // a test gives the service's count on (then the walk sees a change that moves it, but not one
 // ticket leaving ahead of the read position while another enters behind it).
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { eventText } from '../../src/watch/watch.js';
 import type { TestServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, requestTo, startFrontServer, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { frontEnv, requestTo, startFrontServer, stoppedAt, ticketById, useHarness, useTempDir } from '../helpers/sandbox-state.js';
+import { processSignals } from '../cli/fake-process.js';
 import { jsonLines, startWatch } from '../helpers/watch-run.js';
 
 let h: Harness;
@@ -310,6 +312,66 @@ describe('tkt watch over a service that counts its views (X-Total-Count)', () =>
       await expect(done).rejects.toBeInstanceOf(InterruptedError);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('tkt watch stopped during a walk of several pages', () => {
+  it('a SIGTERM while page 2 is read gives the walk up at once: no page after those already asked, no other walk, exit 143', async () => {
+    const pages: number[] = [];
+    let heldNow = () => {};
+    const held = new Promise<void>((resolve) => (heldNow = resolve));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const server = await startFrontServer(h, () => false, {
+      gate: async (req, _res, body) => {
+        if (!isListPage(req)) return;
+        const { page } = JSON.parse(body.toString('utf8')) as { page: number };
+        pages.push(page);
+        if (page !== 2) return;
+        heldNow();
+        await released;
+      },
+    });
+    try {
+      const signals = processSignals();
+      const running = h.cli(['--json', 'watch', '--view', 'all-tickets', '--interval', '10'], { env: frontEnv(h, server), signals });
+      await held;
+      signals.send('SIGTERM');
+      release();
+      const result = await running;
+      expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n' });
+      // A full page 1 opened the window to two: pages 2 and 3 were asked together, none after,
+      // and the baseline was not walked again.
+      expect(pages.filter((page) => page === 1)).toEqual([1]);
+      expect(Math.max(...pages)).toBeLessThanOrEqual(3);
+      expect(signals.exits).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stopped while the tickets missing from a poll are read (8 at once): no other is read, exit 143, --state as it was', async () => {
+    const state = join(dir, 'confirm-signal.json');
+    const args = ['--json', 'watch', '--once', '--view', 'all-tickets', '--state', state];
+    // One more than the reads a poll has in flight at once: the last is read only after another answers.
+    const missing = h.sandbox.state.tickets
+      .filter((ticket) => !ticket.isDeleted)
+      .slice(-9)
+      .map((ticket) => ticket.id);
+    const baseline = async (env: Record<string, string>) => {
+      expect(await h.cli(args, { env })).toMatchObject({ code: 0, stdout: '' });
+      for (const id of missing) ticketById(h, id).isDeleted = true;
+    };
+    try {
+      const result = await stoppedAt(h, args, isDetailRead, 'SIGTERM', { before: baseline, counted: isDetailRead });
+      expect(result).toMatchObject({ code: 143, stdout: '', stderr: 'error: stopped by SIGTERM\n' });
+      // Only those sent before the signal (some may reach the service just after it).
+      expect(result.sent).toBeLessThanOrEqual(8);
+      const kept = JSON.parse(await readFile(state, 'utf8')) as { tickets: { id: number }[] };
+      expect(missing.filter((id) => !kept.tickets.some((ticket) => ticket.id === id))).toEqual([]);
+    } finally {
+      for (const id of missing) ticketById(h, id).isDeleted = false;
     }
   });
 });
