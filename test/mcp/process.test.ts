@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, holdUntilReleased, requestTo, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -279,7 +279,7 @@ describe('tkt mcp as a process', () => {
     // Through createServer, which says when a cancelled call is done: the protocol answers none.
     let cancelledDone!: (id: RequestId) => void;
     const done = new Promise<RequestId>((resolve) => (cancelledDone = resolve));
-    const server = createServer(run.ctx, ['lookups'], cancelledDone);
+    const server = createServer(run.ctx, ['lookups'], { cancelledEnded: cancelledDone });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'tkt-test', version: '1.0.0' });
@@ -481,6 +481,49 @@ describe('tkt mcp as a process', () => {
     expect(await mcp.response(12)).toMatchObject({ id: 12, result: { structuredContent: { ticket: { id: 1001 } } } });
     mcp.child.stdin.end();
     expect((await mcp.exit).code).toBe(0);
+  });
+
+  it('ends by itself once its stdout is gone and answers fail to be written, stdin left open: exit 0, nothing on stderr', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    // The assistant's reader goes away; it still writes (or crashed with its pipe to our stdin held open).
+    mcp.child.stdout.destroy();
+    for (const id of [1, 2, 3]) mcp.send({ id, method: 'tools/call', params: { name: 'list_tickets', arguments: {} } });
+    expect(await mcp.exit).toEqual({ code: 0, signal: null, stderr: '' });
+  });
+
+  it('once its stdout is gone, a read in flight is given up and the server ends without its answer', async () => {
+    // A service that never answers the read until the end of the test: only giving it up ends the server.
+    const held = holdUntilReleased(isTicketRead);
+    front = await startFrontServer(h, () => false, { gate: held.gate });
+    const mcp = await rawMcp(['--timeout', '3600'], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    try {
+      mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: h.sandbox.state.tickets[0]!.id } } });
+      await held.arrived;
+      mcp.child.stdout.destroy();
+      // Its answer is the one that fails to be written.
+      mcp.send({ id: 2, method: 'ping' });
+      expect(await mcp.exit).toEqual({ code: 0, signal: null, stderr: '' });
+    } finally {
+      held.release();
+    }
+  });
+
+  it('at the first SIGTERM once its stdout is gone, waits for the change in flight, then exits 143', async () => {
+    const high = h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id;
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketPriorityId !== high);
+    const held = holdUntilReleased(requestTo('POST', `/api/TicketsApi/update/${ticket!.id}`));
+    front = await startFrontServer(h, () => false, { gate: held.gate });
+    const mcp = await rawMcp(['--write'], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'update_ticket', arguments: { id: ticket!.id, priority: 'High' } } });
+    await held.arrived;
+    mcp.child.stdout.destroy();
+    for (const id of [2, 3, 4]) mcp.send({ id, method: 'tools/call', params: { name: 'list_tickets', arguments: {} } });
+    mcp.child.kill('SIGTERM');
+    held.release();
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(143);
+    expect(exit.stderr).toMatch(/^error: stopped by SIGTERM\n$/m);
+    expect(ticketById(h, ticket!.id).ticketPriorityId).toBe(high);
   });
 
   it('exits 0 at once when stdin closes with nothing in flight', async () => {
