@@ -463,6 +463,29 @@ describe('tkt mcp: the write tools', () => {
     expect((await mcp.call('update_ticket', { id: created.id, site: 1.5 })).isError).toBe(true);
   });
 
+  it('create_ticket and update_ticket take the ticket type as its description says: a type number (a JSON number or its digits), or "ticket"', async () => {
+    // {"type": 2} failed "expected string, received number at type".
+    const fields = { title: 'Typed', description: 'd', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open', dry_run: true };
+    for (const [type, sent] of [
+      [2, 2],
+      ['2', 2],
+      ['ticket', 1],
+    ] as const) {
+      expect((await change('create_ticket', { ...fields, type })).requests![0]!.fields).toMatchObject({ TicketType: sent });
+    }
+    const ticket = unusedTicket(h, isOpen);
+    const planned = await change('update_ticket', { id: ticket.id, type: 3, dry_run: true });
+    expect(planned.requests!.at(-1)!.fields).toMatchObject({ TicketType: 3 });
+    // Refused as the CLI refuses --type 0; a number that is no whole number as --site 1.5 is.
+    const zero = await mcp.call('update_ticket', { id: ticket.id, type: 0, dry_run: true });
+    expect(textOf(zero)).toMatch(/^error: .*type: unknown ticket type "0"/);
+    expect((await mcp.call('update_ticket', { id: ticket.id, type: 1.5, dry_run: true })).isError).toBe(true);
+    const { tools } = await mcp.client.listTools();
+    for (const name of ['create_ticket', 'update_ticket']) {
+      expect(tools.find((tool) => tool.name === name)!.inputSchema.properties!.type).toMatchObject({ type: ['string', 'number'] });
+    }
+  });
+
   it('close_ticket takes what tkt close takes (acknowledge, closure_comments, closure_status, date, by), and its dry run shows them', async () => {
     // It took only comments.
     const ticket = Object.assign(unusedTicket(h), { ticketStatusId: status('Resolved') });
