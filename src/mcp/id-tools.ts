@@ -65,11 +65,15 @@ export const closeTicket = defineTool({
   description: 'Close a ticket, as you, with optional comments.',
   input: {
     ...ticketIdInput,
-    comments: z.string().optional(),
-    closure_comments: z.string().optional(),
+    // The service publishes no difference between the two texts (docs/service.md 4.7): the close's
+    // conversation entry holds both, comments first, and so does the closure e-mail.
+    comments: z.string().optional().describe('the closing note: in the conversation, and the e-mail with acknowledge'),
+    closure_comments: z.string().optional().describe("the form's own ClosureComments, logged after comments"),
     acknowledge: z.boolean().optional().describe('send the closure e-mail to the requester and CC'),
+    // Bounded as tkt close --closure-status is: 0 to Number.MAX_SAFE_INTEGER (int()'s maximum).
     closure_status: z.number().int().min(0).optional().describe('closure status code'),
-    date: z.string().optional().describe('closing date: ISO 8601 or -1d/-4h/-30m; default now'),
+    // As tkt close --date: a date ahead is taken too.
+    date: z.string().optional().describe('closing date: ISO 8601 or -1d/-4h/+3d; default now'),
     ...byInput,
     ...dryRunInput,
   },

@@ -473,7 +473,7 @@ describe('tkt mcp: the write tools', () => {
     ] as const) {
       expect((await change('create_ticket', { ...fields, type })).requests![0]!.fields).toMatchObject({ TicketType: sent });
     }
-    const ticket = unusedTicket(h, isOpen);
+    const ticket = unusedTicket(h);
     const planned = await change('update_ticket', { id: ticket.id, type: 3, dry_run: true });
     expect(planned.requests!.at(-1)!.fields).toMatchObject({ TicketType: 3 });
     // Refused as the CLI refuses --type 0; a number that is no whole number as --site 1.5 is.
@@ -509,6 +509,23 @@ describe('tkt mcp: the write tools', () => {
     expect(h.sandbox.state.outbox.filter((m) => m.event === 'closure' && m.ticketId === ticket.id)).toHaveLength(1);
     const bad = await mcp.call('close_ticket', { id: ticket.id, date: 'tomorrow' });
     expect(textOf(bad)).toMatch(/^error: date: invalid date "tomorrow"/);
+  });
+
+  it('close_ticket says what comments and closure_comments are, and takes a date ahead as tkt close --date +3d does, its description saying so', async () => {
+    const { tools } = await mcp.client.listTools();
+    const properties = tools.find((tool) => tool.name === 'close_ticket')!.inputSchema.properties as Record<string, { description?: string }>;
+    // They had no description: nothing to choose by.
+    expect(properties.comments!.description).toMatch(/conversation/);
+    expect(properties.closure_comments!.description).toMatch(/after comments/);
+    // It said "ISO 8601 or -1d/-4h/-30m" and took +3d, as the CLI does.
+    expect(properties.date!.description).toContain('+3d');
+    const ticket = Object.assign(unusedTicket(h), { ticketStatusId: status('Open') });
+    const planned = await change('close_ticket', { id: ticket.id, date: '+3d', dry_run: true });
+    const sent = Date.parse(planned.requests!.at(-1)!.fields!.ClosingDate as string);
+    expect(Math.abs(sent - (Date.now() + 3 * 86_400_000))).toBeLessThan(60_000);
+    // Bounded as tkt close --closure-status is: 0 to the largest safe whole number.
+    expect((await mcp.call('close_ticket', { id: ticket.id, closure_status: 2 ** 53, dry_run: true })).isError).toBe(true);
+    expect((await mcp.call('close_ticket', { id: ticket.id, closure_status: -1, dry_run: true })).isError).toBe(true);
   });
 
   it('resolve_ticket and close_ticket take by, and a token that names no user asks for it as a tool takes it', async () => {
