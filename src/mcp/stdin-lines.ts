@@ -2,7 +2,8 @@
 // gives up at a message over its buffer's 10 MiB (it closes, and the process ends in silence,
 // exit 0). Here a line over the limit is skipped as it comes, only its first and last bytes kept
 // (memory stays bounded), and refused with its ID where those bytes show it; the lines within
-// the limit reach the transport whole, at once, in the order they came.
+// the limit reach the transport whole, at once, in the order they came. A last line that stdin
+// ends without a newline is a line too: the transport would wait for its newline, and drop it.
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -22,8 +23,9 @@ export interface RefusedLine {
 
 /**
  * What the SDK's transport reads from instead of stdin: the lines of `input` within `max` bytes,
- * each one 'data' event, emitted as the line completes (a request read just before stdin closed
- * is seen before its 'end'); `refused` hears of each longer line once its newline comes.
+ * each one 'data' event, emitted as the line completes, or as `input` ends for a last line
+ * without its newline (a request read just before stdin closed is seen before its 'end'
+ * listeners that come after this one); `refused` hears of each longer line once it ends.
  */
 export function limitedLines(input: Readable, refused: (line: RefusedLine) => void, max = MAX_MESSAGE_BYTES): Readable {
   // The transport only listens to 'data' and 'error', and pauses its input when it closes.
@@ -60,6 +62,10 @@ export function limitedLines(input: Readable, refused: (line: RefusedLine) => vo
       start = newline + 1;
     }
     if (start < bytes.length) take(bytes.subarray(start));
+  });
+  // Whitespace alone is no message: a last "\r" or blank is not answered as unreadable.
+  input.on('end', () => {
+    if (head !== undefined || parts.some((part) => /\S/.test(part.toString('latin1')))) end();
   });
   input.on('error', (error) => lines.emit('error', error));
   return lines as unknown as Readable;

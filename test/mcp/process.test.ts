@@ -526,6 +526,14 @@ describe('tkt mcp as a process', () => {
     expect(ticketById(h, ticket!.id).ticketPriorityId).toBe(high);
   });
 
+  it('reads a last message that has no newline before stdin ends, and answers it before it exits', async () => {
+    // It was dropped without a word: the client waited for its answer.
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    mcp.child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001, comments: 0 } } }));
+    expect(await mcp.response(5)).toMatchObject({ id: 5, result: { structuredContent: { ticket: { id: 1001 } } } });
+    expect(await mcp.exit).toEqual({ code: 0, signal: null, stderr: '' });
+  });
+
   it('exits 0 at once when stdin closes with nothing in flight', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     mcp.child.stdin.end();
