@@ -17,7 +17,7 @@ import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
 import { callScope, serverShared } from './call-scope.js';
 import { answer, failure, type ToolAnswer } from './text.js';
-import { limitedLines, MAX_MESSAGE_BYTES, type RefusedLine } from './stdin-lines.js';
+import { batchOf, limitedLines, MAX_MESSAGE_BYTES, type RefusedLine } from './stdin-lines.js';
 import { KeyedQueue } from './ticket-queue.js';
 import { ticketIdOfArguments, type ToolDefinition, type ToolScope } from './tool.js';
 import { TOOL_DEFINITIONS } from './tools.js';
@@ -242,6 +242,27 @@ function refuseLongLine(ctx: Context, transport: StdioServerTransport, requests:
   };
 }
 
+/**
+ * Answers a batch, which MCP 2025-06-18 removed and the SDK's transport takes for one invalid
+ * message, answered with the null ID: its client would wait for the answers to the requests in
+ * it. Each request gets an invalid request to its own ID instead (JSON-RPC answers a batch's
+ * members one by one); a line on stderr says so. Returns whether `line` was a batch so answered:
+ * an empty one is no batch, and goes on to the transport (JSON-RPC answers it once, null ID).
+ */
+function refuseBatches(ctx: Context, transport: StdioServerTransport, requests: ReturnType<typeof openRequests>) {
+  return (line: Buffer): boolean => {
+    const batch = batchOf(line);
+    if (batch === undefined || batch.size === 0) return false;
+    const requestIds = batch.ids.filter((id) => id !== null).map((id) => JSON.stringify(id));
+    ctx.io.stderr.write(
+      `tkt mcp: refused a batch of ${batch.size} messages (their IDs: ${requestIds.length === 0 ? 'none' : requestIds.join(', ')}): MCP 2025-06-18 has no batches\n`,
+    );
+    const error = { code: ErrorCode.InvalidRequest, message: 'batches are not taken (MCP 2025-06-18 has none): send each message on a line of its own' };
+    for (const id of batch.ids) requests.owe(transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage));
+    return true;
+  };
+}
+
 /** Serves until stdin closes or stdout is gone (then returns), or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
   const requests = openRequests();
@@ -249,7 +270,7 @@ export async function serve(ctx: Context, names: readonly ToolName[]): Promise<v
   const server = createServer(ctx, names, { cancelledEnded: requests.done, outputGone: outputGone.signal });
   // The transport's buffer is a line's room: its own limit is never reached, where it would close.
   const transport: StdioServerTransport = new StdioServerTransport(
-    limitedLines(ctx.io.stdin, (line) => refuseLongLine(ctx, transport, requests)(line)),
+    limitedLines(ctx.io.stdin, (line) => refuseLongLine(ctx, transport, requests)(line), { taken: (line) => refuseBatches(ctx, transport, requests)(line) }),
     ctx.io.stdout,
     { maxBufferSize: MAX_MESSAGE_BYTES + 1 },
   );

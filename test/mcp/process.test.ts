@@ -387,6 +387,35 @@ describe('tkt mcp as a process', () => {
     expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('answers each request of a batch (which MCP 2025-06-18 dropped) with an invalid request to its ID, says so on stderr, and goes on serving', async () => {
+    // The whole batch got one -32600 with the null ID: the client waited for its requests' answers.
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: {} },
+      { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } },
+      7,
+    ];
+    mcp.child.stdin.write(`${JSON.stringify(batch)}\n`);
+    const refused = (id: number | string | null) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: 'batches are not taken (MCP 2025-06-18 has none): send each message on a line of its own' },
+    });
+    expect(await mcp.response(1)).toEqual(refused(1));
+    expect(await mcp.response('b')).toEqual(refused('b'));
+    // What is no message at all is answered as JSON-RPC answers it, with the null ID; an empty batch too.
+    expect(await mcp.response(null)).toEqual(refused(null));
+    mcp.child.stdin.write('[]\n');
+    expect(await mcp.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    mcp.send({ id: 2, method: 'ping' });
+    expect(await mcp.response(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    mcp.child.stdin.end();
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toBe('tkt mcp: refused a batch of 4 messages (their IDs: 1, "b"): MCP 2025-06-18 has no batches\n');
+  });
+
   it('refuses a line over 10 MiB as an invalid request to its ID, says so on stderr, and goes on serving; 9 MB is read', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     const call = (id: number, size: number) => ({ id, method: 'tools/call', params: { name: 'no_such_tool', arguments: { search: 'S'.repeat(size) } } });
