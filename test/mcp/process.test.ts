@@ -592,6 +592,20 @@ describe('tkt mcp as a process', () => {
     }
   });
 
+  it('refuses --json, -q and --query at start, exit 2: its output is the protocol', async () => {
+    // They were taken and ignored.
+    for (const [args, flag] of [
+      [['--json'], '--json'],
+      [['-q'], '-q'],
+      [['--query', 'x'], '--query'],
+    ] as const) {
+      const run = await h.cli(['mcp', ...args]);
+      expect(run.code, flag).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^error: tkt mcp's output is the protocol \\(JSON-RPC for an assistant\\): it has no ${flag} output\nhint: `));
+    }
+  });
+
   it('refuses an unknown --tools name at start: exit 2 listing the valid ones', async () => {
     const run = await h.cli(['mcp', '--tools', 'list_tickets,nosuch']);
     expect(run.code).toBe(2);
