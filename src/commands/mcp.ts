@@ -34,8 +34,13 @@ Examples:
 }
 
 export async function run(options: McpOptions, ctx: Context): Promise<void> {
-  // An unknown tool name or profile fails at start (exit 2), before the SDK loads: an assistant
+  // An output option, an unknown tool name or profile fails at start (exit 2), before the SDK loads: an assistant
   // shows the error of a server that exits, not one that fails every call.
+  // Taken and ignored, --json and the like would say that stdout could be shaped: it cannot.
+  ctx.output.assertNoDataOutput(
+    "tkt mcp's output is the protocol (JSON-RPC for an assistant)",
+    'an assistant starts tkt mcp itself (README: Assistants); for tickets as data: tkt list --json',
+  );
   const tools = selectTools(options);
   existingProfileName(ctx);
   // An assistant keeps the server for days, through upgrades of tkt (Context.loadAhead).

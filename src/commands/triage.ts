@@ -47,8 +47,8 @@ Examples:
 export async function run(options: TriageOptions, ctx: Context): Promise<void> {
   const interval = options.interval === undefined ? undefined : wholeNumberOption('--interval', options.interval, { min: MIN_INTERVAL_SECONDS });
   const view = chosenListType(options.view, ctx) ?? parseListType(TRIAGE_DEFAULT_VIEW);
-  ctx.output.assertInteractive(
-    'tkt triage',
+  ctx.output.assertNoDataOutput(
+    'tkt triage is interactive',
     `for the view's tickets as data: ${tktCommand(ctx, `list --view ${kebabCase(view)} --all --json`)} (or -q for their IDs)`,
   );
   if (!ctx.io.canPrompt || !ctx.io.stdoutIsTTY) {

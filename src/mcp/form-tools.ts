@@ -59,16 +59,16 @@ export function nameOrId(): z.ZodUnion<[z.ZodString, z.ZodNumber]> {
 
 type FieldArgument = z.ZodOptional<z.ZodType>;
 
-/** Whether a field's value is an ID, or a name or an ID: integers are taken too. */
-function takesIds(spec: TicketFieldSpec): boolean {
-  return spec.value.type === 'lookup' || spec.value.type === 'id' || spec.value.type === 'ids';
+/** Whether a field's value is an ID, a name or an ID, or a number (the ticket type's): integers are taken too. */
+function takesNumbers(spec: TicketFieldSpec): boolean {
+  return ['lookup', 'id', 'ids', 'ticketType'].includes(spec.value.type);
 }
 
 /** The input shape of an endpoint's fields, by the field table: a list where the option repeats, required ones required. */
 function fieldInput(endpoint: TicketEndpoint, { allOptional }: { allOptional: boolean }): Record<string, FieldArgument> {
   const needed = new Set(allOptional ? [] : requiredKeys(endpoint));
   const entries = formFields(endpoint).map((spec) => {
-    const one = takesIds(spec) ? nameOrId() : z.string();
+    const one = takesNumbers(spec) ? nameOrId() : z.string();
     const value = isRepeatable(spec.value) ? listArgument(one) : one;
     const help = helpOf(spec);
     const described = help === undefined ? value : value.describe(help);

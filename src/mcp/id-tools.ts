@@ -11,7 +11,11 @@ import { WRITE, WRITE_IDEMPOTENT, changeOne, changeOutput, dryRunInput, fieldCha
 import { nameOrId } from './form-tools.js';
 import { defineTool, ticketIdInput } from './tool.js';
 
-/** resolve's and close's `by`, as `--by`: who acts when not you (a token that names no user needs it). Users' IDs are text, as lookups gives them. */
+/**
+ * resolve's and close's `by`, as `--by`: who acts when not you (a token that names no user needs
+ * it). Users' IDs are text, as lookups gives them. Found in the call's lookups, as assign's `user`
+ * is: a name that matches several people lists them, as the assistant has no terminal to go to.
+ */
 const byInput = { by: z.string().optional() };
 /** A name or an ID as the CLI's option has it typed: an ID given as a number becomes its digits. */
 const typed = (value: string | number | undefined): string | undefined => (value === undefined ? undefined : String(value));
@@ -37,8 +41,8 @@ export const resolveTicket = defineTool({
   input: { ...ticketIdInput, details: z.string().describe('the resolution'), ...byInput, ...dryRunInput },
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
-  async call(args, { ctx }) {
-    const submitBy = await resolveActingUser(ctx, args.by, 'resolves', TOOL_WORDS);
+  async call(args, { ctx, lookups }) {
+    const submitBy = await resolveActingUser(ctx, args.by, 'resolves', TOOL_WORDS, lookups);
     return changeOne(
       ctx,
       args.id,
@@ -61,20 +65,24 @@ export const closeTicket = defineTool({
   description: 'Close a ticket, as you, with optional comments.',
   input: {
     ...ticketIdInput,
-    comments: z.string().optional(),
-    closure_comments: z.string().optional(),
+    // The service publishes no difference between the two texts (docs/service.md 4.7): the close's
+    // conversation entry holds both, comments first, and so does the closure e-mail.
+    comments: z.string().optional().describe('the closing note: in the conversation, and the e-mail with acknowledge'),
+    closure_comments: z.string().optional().describe("the form's own ClosureComments, logged after comments"),
     acknowledge: z.boolean().optional().describe('send the closure e-mail to the requester and CC'),
+    // Bounded as tkt close --closure-status is: 0 to Number.MAX_SAFE_INTEGER (int()'s maximum).
     closure_status: z.number().int().min(0).optional().describe('closure status code'),
-    date: z.string().optional().describe('closing date: ISO 8601 or -1d/-4h/-30m; default now'),
+    // As tkt close --date: a date ahead is taken too.
+    date: z.string().optional().describe('closing date: ISO 8601 or -1d/-4h/+3d; default now'),
     ...byInput,
     ...dryRunInput,
   },
   output: changeOutput,
   annotations: WRITE_IDEMPOTENT,
-  async call(args, { ctx }) {
+  async call(args, { ctx, lookups }) {
     // As `tkt close` makes it (src/bulk/closure.ts), but for what a tool cannot take: stdin, files.
     const closingDate = args.date === undefined ? undefined : closingDateOf(args.date, ctx.now(), 'date');
-    const closeBy = await resolveActingUser(ctx, args.by, 'closes', TOOL_WORDS);
+    const closeBy = await resolveActingUser(ctx, args.by, 'closes', TOOL_WORDS, lookups);
     const closure = {
       closeBy,
       acknowledged: args.acknowledge,

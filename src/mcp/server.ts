@@ -1,19 +1,23 @@
 // `tkt mcp`'s server (docs/cli.md section 14): the official SDK's McpServer over stdio, offering
 // the tools chosen at start. Calls are served concurrently, but those that change one ticket one
 // after another, and reads after the writes before them (ticket-queue.ts); when stdin closes or a signal comes, the requests already
-// received are answered before the server closes.
+// received are answered before the server closes. Once stdout is gone, no answer can be: the
+// server ends as a stop does, its reads in flight given up as a client's cancel gives them up.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Writable } from 'node:stream';
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { refetchRefused } from '../lookups/index.js';
+import { writeText } from '../output/write.js';
 import { assertNoEmptyText } from '../util/option-text.js';
 import type { ToolName } from './catalog.js';
 import { callScope, serverShared } from './call-scope.js';
 import { answer, failure, type ToolAnswer } from './text.js';
-import { limitedLines, MAX_MESSAGE_BYTES, type RefusedLine } from './stdin-lines.js';
+import { batchOf, limitedLines, MAX_MESSAGE_BYTES, type RefusedLine } from './stdin-lines.js';
 import { KeyedQueue } from './ticket-queue.js';
 import { ticketIdOfArguments, type ToolDefinition, type ToolScope } from './tool.js';
 import { TOOL_DEFINITIONS } from './tools.js';
@@ -77,11 +81,16 @@ async function callTool({ tool, input }: OfferedTool, args: unknown, scope: Tool
   }
 }
 
-/**
- * The server with the chosen tools, not yet connected. `cancelledEnded` hears of a call the
- * client cancelled once it is done: the SDK sends no answer to it.
- */
-export function createServer(ctx: Context, names: readonly ToolName[], cancelledEnded: (id: RequestId) => void = () => {}): McpServer {
+/** How a server hears of its calls' ends, and of its output's. */
+export interface ServerHooks {
+  /** Hears of a call the client cancelled once it is done: the SDK sends no answer to it. */
+  cancelledEnded?: (id: RequestId) => void;
+  /** Aborted once stdout is gone: every call is then as one the client cancelled, as none can be answered. */
+  outputGone?: AbortSignal;
+}
+
+/** The server with the chosen tools, not yet connected. */
+export function createServer(ctx: Context, names: readonly ToolName[], { cancelledEnded = () => {}, outputGone }: ServerHooks = {}): McpServer {
   const tools = TOOL_DEFINITIONS.filter((definition) => names.includes(definition.name));
   const server = new McpServer({ name: 'tkt', version: TKT_VERSION }, { capabilities: { tools: {} }, instructions: instructionsFor(tools) });
   const shared = serverShared();
@@ -123,7 +132,7 @@ export function createServer(ctx: Context, names: readonly ToolName[], cancelled
     // Queued as they come, before their arguments are checked, so that they run in that order: by
     // the ticket the call names, a write after the writes on it before it, a read after them all
     // (src/mcp/ticket-queue.ts); "1013" names ticket 1013 as 1013 does.
-    const scope = callScope(ctx, shared, extra.signal);
+    const scope = callScope(ctx, shared, outputGone === undefined ? extra.signal : AbortSignal.any([extra.signal, outputGone]));
     try {
       return await inTurn(writes, tool.tool, ticketIdOfArguments(params.arguments), scope.ctx.signal, () => callTool(tool, params.arguments, scope));
     } finally {
@@ -190,16 +199,18 @@ function openRequests() {
 }
 
 /**
- * Writes the messages one after another. The SDK's transport waits for stdout's drain after each
- * write that stdout pushed back, each with a listener of its own: answers made at once while the
- * assistant reads slowly would pile them up (MaxListenersExceededWarning). In turn, one waits.
+ * Writes the messages to `stdout` one after another, and calls `failed` at the first that cannot
+ * be written. Not through the SDK's transport: it waits for a 'drain' that a stdout whose reader
+ * has gone never emits, so that answer, and the server's end that waits for it, would never come;
+ * writeText fails instead. And it waits with a listener for each write that stdout pushed back:
+ * answers made at once while the assistant reads slowly would pile them up
+ * (MaxListenersExceededWarning). In turn, one waits.
  */
-function oneMessageAtATime(transport: StdioServerTransport): void {
-  const send = transport.send.bind(transport);
+function writeInTurn(transport: StdioServerTransport, stdout: Writable, failed: () => void): void {
   let previous: Promise<void> = Promise.resolve();
   transport.send = (message) => {
-    const sent = previous.then(() => send(message));
-    previous = sent.catch(() => {});
+    const sent = previous.then(() => writeText(stdout, serializeMessage(message)));
+    previous = sent.catch(failed);
     return sent;
   };
 }
@@ -231,27 +242,56 @@ function refuseLongLine(ctx: Context, transport: StdioServerTransport, requests:
   };
 }
 
-/** Serves until stdin closes (then returns) or the run is stopped (then throws InterruptedError). */
+/**
+ * Answers a batch, which MCP 2025-06-18 removed and the SDK's transport takes for one invalid
+ * message, answered with the null ID: its client would wait for the answers to the requests in
+ * it. Each request gets an invalid request to its own ID instead (JSON-RPC answers a batch's
+ * members one by one); a line on stderr says so. Returns whether `line` was a batch so answered:
+ * an empty one is no batch, and goes on to the transport (JSON-RPC answers it once, null ID).
+ */
+function refuseBatches(ctx: Context, transport: StdioServerTransport, requests: ReturnType<typeof openRequests>) {
+  return (line: Buffer): boolean => {
+    const batch = batchOf(line);
+    if (batch === undefined || batch.size === 0) return false;
+    const requestIds = batch.ids.filter((id) => id !== null).map((id) => JSON.stringify(id));
+    ctx.io.stderr.write(
+      `tkt mcp: refused a batch of ${batch.size} messages (their IDs: ${requestIds.length === 0 ? 'none' : requestIds.join(', ')}): MCP 2025-06-18 has no batches\n`,
+    );
+    const error = { code: ErrorCode.InvalidRequest, message: 'batches are not taken (MCP 2025-06-18 has none): send each message on a line of its own' };
+    for (const id of batch.ids) requests.owe(transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage));
+    return true;
+  };
+}
+
+/** Serves until stdin closes or stdout is gone (then returns), or the run is stopped (then throws InterruptedError). */
 export async function serve(ctx: Context, names: readonly ToolName[]): Promise<void> {
   const requests = openRequests();
-  const server = createServer(ctx, names, requests.done);
+  const outputGone = new AbortController();
+  const server = createServer(ctx, names, { cancelledEnded: requests.done, outputGone: outputGone.signal });
   // The transport's buffer is a line's room: its own limit is never reached, where it would close.
   const transport: StdioServerTransport = new StdioServerTransport(
-    limitedLines(ctx.io.stdin, (line) => refuseLongLine(ctx, transport, requests)(line)),
+    limitedLines(ctx.io.stdin, (line) => refuseLongLine(ctx, transport, requests)(line), { taken: (line) => refuseBatches(ctx, transport, requests)(line) }),
     ctx.io.stdout,
     { maxBufferSize: MAX_MESSAGE_BYTES + 1 },
   );
+  // Stdout closed (the assistant's reader gone), heard as it closes or at the first answer that fails.
+  const loseOutput = () => outputGone.abort();
+  ctx.io.stdout.once('close', loseOutput);
   const ended = new Promise<void>((resolve) => {
     ctx.io.stdin.once('end', resolve);
     ctx.io.stdin.once('close', resolve);
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    outputGone.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   answerUnreadableLines(transport, requests);
   await server.connect(transport);
-  oneMessageAtATime(transport);
+  writeInTurn(transport, ctx.io.stdout, loseOutput);
   requests.watch(transport);
   await ended;
   await requests.settled();
   await server.close();
-  if (ctx.signal.aborted) throw new InterruptedError();
+  ctx.io.stdout.off('close', loseOutput);
+  // Without its output the run ends as a closed stdout ends any (quietly, 0), or with the code of
+  // the signal that came meanwhile, which the run's end says; else a stop is the signal's.
+  if (ctx.signal.aborted && !outputGone.signal.aborted) throw new InterruptedError();
 }

@@ -2,7 +2,8 @@
 // gives up at a message over its buffer's 10 MiB (it closes, and the process ends in silence,
 // exit 0). Here a line over the limit is skipped as it comes, only its first and last bytes kept
 // (memory stays bounded), and refused with its ID where those bytes show it; the lines within
-// the limit reach the transport whole, at once, in the order they came.
+// the limit reach the transport whole, at once, in the order they came. A last line that stdin
+// ends without a newline is a line too: the transport would wait for its newline, and drop it.
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -22,10 +23,16 @@ export interface RefusedLine {
 
 /**
  * What the SDK's transport reads from instead of stdin: the lines of `input` within `max` bytes,
- * each one 'data' event, emitted as the line completes (a request read just before stdin closed
- * is seen before its 'end'); `refused` hears of each longer line once its newline comes.
+ * each one 'data' event, emitted as the line completes, or as `input` ends for a last line
+ * without its newline (a request read just before stdin closed is seen before its 'end'
+ * listeners that come after this one); `refused` hears of each longer line once it ends, and a
+ * line within the limit that `taken` takes (a batch, answered by the server) goes no further.
  */
-export function limitedLines(input: Readable, refused: (line: RefusedLine) => void, max = MAX_MESSAGE_BYTES): Readable {
+export function limitedLines(
+  input: Readable,
+  refused: (line: RefusedLine) => void,
+  { max = MAX_MESSAGE_BYTES, taken }: { max?: number; taken?: (line: Buffer) => boolean } = {},
+): Readable {
   // The transport only listens to 'data' and 'error', and pauses its input when it closes.
   const lines = Object.assign(new EventEmitter(), { pause: () => input.pause() });
   let parts: Buffer[] = [];
@@ -44,8 +51,11 @@ export function limitedLines(input: Readable, refused: (line: RefusedLine) => vo
     size += piece.length;
   };
   const end = (): void => {
-    if (head === undefined) lines.emit('data', Buffer.concat([...parts, NEWLINE]));
-    else refused({ bytes: size, id: requestIdOf(head, tail) });
+    if (head !== undefined) refused({ bytes: size, id: requestIdOf(head, tail) });
+    else {
+      const line = Buffer.concat([...parts, NEWLINE]);
+      if (taken?.(line.subarray(0, -1)) !== true) lines.emit('data', line);
+    }
     parts = [];
     size = 0;
     head = undefined;
@@ -60,6 +70,10 @@ export function limitedLines(input: Readable, refused: (line: RefusedLine) => vo
       start = newline + 1;
     }
     if (start < bytes.length) take(bytes.subarray(start));
+  });
+  // Whitespace alone is no message: a last "\r" or blank is not answered as unreadable.
+  input.on('end', () => {
+    if (head !== undefined || parts.some((part) => /\S/.test(part.toString('latin1')))) end();
   });
   input.on('error', (error) => lines.emit('error', error));
   return lines as unknown as Readable;
@@ -102,4 +116,34 @@ function idValue(token: string): RequestId | undefined {
 export function requestIdOf(head: Buffer, tail: Buffer): RequestId | null {
   const trailing = TRAILING_ID.exec(tail.toString('utf8').replace(/\r$/, ''));
   return leadingId(head.toString('utf8')) ?? (trailing === null ? undefined : idValue(trailing[1]!)) ?? null;
+}
+
+/** A batch (a JSON array of messages): how many it holds, and the IDs its answers go to (null: a member that is no message). */
+export interface Batch {
+  size: number;
+  ids: (RequestId | null)[];
+}
+
+/**
+ * The batch `line` is, or undefined for any other line (and for one that is no JSON, which the
+ * transport answers). A request's ID is answered; a notification is not (JSON-RPC answers none);
+ * a member that is no message is answered with the null ID, as JSON-RPC 2.0 answers one.
+ */
+export function batchOf(line: Buffer): Batch | undefined {
+  // Parsed only when it can be an array: a message is an object, and a batch is rare.
+  if (!/^\s*\[/.test(line.subarray(0, 64).toString('latin1'))) return undefined;
+  let members: unknown;
+  try {
+    members = JSON.parse(line.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(members)) return undefined;
+  const ids = members.flatMap((member: unknown): (RequestId | null)[] => {
+    if (typeof member !== 'object' || member === null || Array.isArray(member)) return [null];
+    const { id, method } = member as { id?: unknown; method?: unknown };
+    if (typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) return [id];
+    return id === undefined && typeof method === 'string' ? [] : [null];
+  });
+  return { size: members.length, ids };
 }

@@ -14,7 +14,8 @@ export const ticketSummarySchema = z.object({
   assignee: z.string().nullable().optional(),
   requester: z.string().optional(),
   due: z.string().optional().describe('ISO 8601'),
-  overdue: z.boolean().optional(),
+  // Always said, false too (README: Assistants lists it among the members): a model reads a member left out as unknown.
+  overdue: z.boolean(),
 });
 export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
@@ -38,7 +39,7 @@ export function summarize(item: unknown, now: Date): TicketSummary {
     assignee: clean(ticket.assignee) ?? null,
     requester: clean(ticket.requester),
     due: ticket.due?.toISOString(),
-    overdue: overdue || undefined,
+    overdue,
   });
 }
 

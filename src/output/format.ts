@@ -297,9 +297,9 @@ export async function createOutput(parts: OutputParts): Promise<Output> {
     aside: async (value) => {
       if (format === 'json') await writeJsonLine(io.stderr, value);
     },
-    assertInteractive(command, hint) {
+    assertNoDataOutput(why, hint) {
       const flag = flags.query !== undefined ? '--query' : flags.json ? '--json' : flags.quiet ? '-q' : undefined;
-      if (flag !== undefined) throw new UsageError(`${command} is interactive: it has no ${flag} output`, { hint });
+      if (flag !== undefined) throw new UsageError(`${why}: it has no ${flag} output`, { hint });
     },
     assertNotTabular(hint) {
       if (format === 'csv' || columns !== undefined) throw new UsageError(`${format === 'csv' ? '--csv' : '--columns'} needs one table here`, { hint });

@@ -76,8 +76,11 @@ export interface Output {
   records<T>(spec: RecordSpec<T>): Promise<RecordPrinter>;
   /** Exit 2 before any request when the format needs records the command will not produce (metadata without --collection). */
   assertNotTabular(hint: string): void;
-  /** Exit 2 before anything else when data output (--json, -q, --query) was asked of a command that only draws a screen. */
-  assertInteractive(command: string, hint: string): void;
+  /**
+   * Exit 2 before anything else when data output (--json, -q, --query) was asked of a command
+   * that has none, `why` saying so: it only draws a screen (triage), its stdout is a protocol (mcp).
+   */
+  assertNoDataOutput(why: string, hint: string): void;
 }
 
 export interface RecordColumn<T> {

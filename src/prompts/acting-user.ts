@@ -55,10 +55,20 @@ export function cliActingWords(ids: readonly string[]): ActingWords {
   return new Set(ids.map((id) => ticketIdOf(id) ?? id)).size === 1 ? ONE_TICKET : { ...ONE_TICKET, tickets: 'these tickets' };
 }
 
-/** The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words ("resolves"). */
-export async function actingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords): Promise<ActingUser> {
+/**
+ * The user who acts, for the form's SubmitBy/CloseBy; `action` says what they do, in user words
+ * ("resolves"). `given`: the caller's lookups (a tkt mcp call's, which list the people a name
+ * matches, as its other names do); else the run's own, made only when a name is to be found.
+ */
+export async function actingUser(
+  ctx: Context,
+  by: string | undefined,
+  action: 'resolves' | 'closes',
+  words: ActingWords,
+  given?: Lookups,
+): Promise<ActingUser> {
   // Loaded only for a name to find or show: the user the token names, the usual case, needs none.
-  let loaded: Lookups | undefined;
+  let loaded: Lookups | undefined = given;
   const lookups = async (): Promise<Lookups> => (loaded ??= (await import('../lookups/index.js')).createLookups(ctx));
   // The technicians of --by or of the question are loaded already: naming the one chosen costs nothing.
   const named = async (id: string): Promise<ActingUser> => {
@@ -78,8 +88,14 @@ export async function actingUser(ctx: Context, by: string | undefined, action: '
 }
 
 /** The acting user's ID alone, for what sends without showing the request: one ticket's, unless `words` say otherwise. */
-export async function resolveActingUser(ctx: Context, by: string | undefined, action: 'resolves' | 'closes', words: ActingWords = ONE_TICKET): Promise<string> {
-  return (await actingUser(ctx, by, action, words)).id;
+export async function resolveActingUser(
+  ctx: Context,
+  by: string | undefined,
+  action: 'resolves' | 'closes',
+  words: ActingWords = ONE_TICKET,
+  lookups?: Lookups,
+): Promise<string> {
+  return (await actingUser(ctx, by, action, words, lookups)).id;
 }
 
 /**

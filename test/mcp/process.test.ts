@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, holdUntilReleased, requestTo, startFrontServer, ticketById, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 import { BIN, ensureBuilt } from '../helpers/terminal.js';
 import type { TestServer } from '../api/server.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -279,7 +279,7 @@ describe('tkt mcp as a process', () => {
     // Through createServer, which says when a cancelled call is done: the protocol answers none.
     let cancelledDone!: (id: RequestId) => void;
     const done = new Promise<RequestId>((resolve) => (cancelledDone = resolve));
-    const server = createServer(run.ctx, ['lookups'], cancelledDone);
+    const server = createServer(run.ctx, ['lookups'], { cancelledEnded: cancelledDone });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'tkt-test', version: '1.0.0' });
@@ -387,6 +387,35 @@ describe('tkt mcp as a process', () => {
     expect(await mcp.response(null)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('answers each request of a batch (which MCP 2025-06-18 dropped) with an invalid request to its ID, says so on stderr, and goes on serving', async () => {
+    // The whole batch got one -32600 with the null ID: the client waited for its requests' answers.
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: {} },
+      { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001 } } },
+      7,
+    ];
+    mcp.child.stdin.write(`${JSON.stringify(batch)}\n`);
+    const refused = (id: number | string | null) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: 'batches are not taken (MCP 2025-06-18 has none): send each message on a line of its own' },
+    });
+    expect(await mcp.response(1)).toEqual(refused(1));
+    expect(await mcp.response('b')).toEqual(refused('b'));
+    // What is no message at all is answered as JSON-RPC answers it, with the null ID; an empty batch too.
+    expect(await mcp.response(null)).toEqual(refused(null));
+    mcp.child.stdin.write('[]\n');
+    expect(await mcp.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    mcp.send({ id: 2, method: 'ping' });
+    expect(await mcp.response(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    mcp.child.stdin.end();
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toBe('tkt mcp: refused a batch of 4 messages (their IDs: 1, "b"): MCP 2025-06-18 has no batches\n');
+  });
+
   it('refuses a line over 10 MiB as an invalid request to its ID, says so on stderr, and goes on serving; 9 MB is read', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     const call = (id: number, size: number) => ({ id, method: 'tools/call', params: { name: 'no_such_tool', arguments: { search: 'S'.repeat(size) } } });
@@ -483,6 +512,57 @@ describe('tkt mcp as a process', () => {
     expect((await mcp.exit).code).toBe(0);
   });
 
+  it('ends by itself once its stdout is gone and answers fail to be written, stdin left open: exit 0, nothing on stderr', async () => {
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    // The assistant's reader goes away; it still writes (or crashed with its pipe to our stdin held open).
+    mcp.child.stdout.destroy();
+    for (const id of [1, 2, 3]) mcp.send({ id, method: 'tools/call', params: { name: 'list_tickets', arguments: {} } });
+    expect(await mcp.exit).toEqual({ code: 0, signal: null, stderr: '' });
+  });
+
+  it('once its stdout is gone, a read in flight is given up and the server ends without its answer', async () => {
+    // A service that never answers the read until the end of the test: only giving it up ends the server.
+    const held = holdUntilReleased(isTicketRead);
+    front = await startFrontServer(h, () => false, { gate: held.gate });
+    const mcp = await rawMcp(['--timeout', '3600'], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    try {
+      mcp.send({ id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: h.sandbox.state.tickets[0]!.id } } });
+      await held.arrived;
+      mcp.child.stdout.destroy();
+      // Its answer is the one that fails to be written.
+      mcp.send({ id: 2, method: 'ping' });
+      expect(await mcp.exit).toEqual({ code: 0, signal: null, stderr: '' });
+    } finally {
+      held.release();
+    }
+  });
+
+  it('at the first SIGTERM once its stdout is gone, waits for the change in flight, then exits 143', async () => {
+    const high = h.sandbox.state.lookups.priorities.find((p) => p.priority === 'High')!.id;
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketPriorityId !== high);
+    const held = holdUntilReleased(requestTo('POST', `/api/TicketsApi/update/${ticket!.id}`));
+    front = await startFrontServer(h, () => false, { gate: held.gate });
+    const mcp = await rawMcp(['--write'], { ...frontEnv(h, front), TKT_CONFIG_DIR: h.configDir });
+    mcp.send({ id: 1, method: 'tools/call', params: { name: 'update_ticket', arguments: { id: ticket!.id, priority: 'High' } } });
+    await held.arrived;
+    mcp.child.stdout.destroy();
+    for (const id of [2, 3, 4]) mcp.send({ id, method: 'tools/call', params: { name: 'list_tickets', arguments: {} } });
+    mcp.child.kill('SIGTERM');
+    held.release();
+    const exit = await mcp.exit;
+    expect(exit.code).toBe(143);
+    expect(exit.stderr).toMatch(/^error: stopped by SIGTERM\n$/m);
+    expect(ticketById(h, ticket!.id).ticketPriorityId).toBe(high);
+  });
+
+  it('reads a last message that has no newline before stdin ends, and answers it before it exits', async () => {
+    // It was dropped without a word: the client waited for its answer.
+    const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
+    mcp.child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_ticket', arguments: { id: 1001, comments: 0 } } }));
+    expect(await mcp.response(5)).toMatchObject({ id: 5, result: { structuredContent: { ticket: { id: 1001 } } } });
+    expect(await mcp.exit).toEqual({ code: 0, signal: null, stderr: '' });
+  });
+
   it('exits 0 at once when stdin closes with nothing in flight', async () => {
     const mcp = await rawMcp([], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url });
     mcp.child.stdin.end();
@@ -509,6 +589,20 @@ describe('tkt mcp as a process', () => {
       expect(stdout).toBe('');
       expect(stderr).toContain(`error: no profile named "typo" (${source})\n`);
       expect(stderr).toContain('profiles: default');
+    }
+  });
+
+  it('refuses --json, -q and --query at start, exit 2: its output is the protocol', async () => {
+    // They were taken and ignored.
+    for (const [args, flag] of [
+      [['--json'], '--json'],
+      [['-q'], '-q'],
+      [['--query', 'x'], '--query'],
+    ] as const) {
+      const run = await h.cli(['mcp', ...args]);
+      expect(run.code, flag).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^error: tkt mcp's output is the protocol \\(JSON-RPC for an assistant\\): it has no ${flag} output\nhint: `));
     }
   });
 

@@ -8,7 +8,7 @@ async function read(chunks: string[], max: number): Promise<{ lines: string[]; r
   const input = Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
   const refused: RefusedLine[] = [];
   const lines: string[] = [];
-  const limited = limitedLines(input, (line) => refused.push(line), max);
+  const limited = limitedLines(input, (line) => refused.push(line), { max });
   limited.on('data', (line: Buffer) => lines.push(line.toString()));
   await new Promise((resolve) => input.once('end', resolve));
   return { lines, refused };

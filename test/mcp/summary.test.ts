@@ -9,12 +9,14 @@ describe('summarize', () => {
 
   it('calls a ticket due at midnight overdue once midnight has passed, when the service sends no flag', () => {
     const item = { ticketId: 7, subject: 'printer', statusName: 'Open', dueDate: midnightToday.toISOString() };
-    expect(summarize(item, new Date(2026, 10, 26, 23, 0)).overdue).toBeUndefined();
+    expect(summarize(item, new Date(2026, 10, 26, 23, 0)).overdue).toBe(false);
     expect(summarize(item, afternoon).overdue).toBe(true);
   });
 
   it("takes the service's flag, and never calls a closed ticket overdue", () => {
     expect(summarize({ ticketId: 7, statusName: 'Open', dueDate: midnightToday.toISOString(), isOverdue: true }, afternoon).overdue).toBe(true);
-    expect(summarize({ ticketId: 7, statusName: 'Closed', dueDate: new Date(2026, 0, 1, 9).toISOString() }, afternoon).overdue).toBeUndefined();
+    expect(summarize({ ticketId: 7, statusName: 'Closed', dueDate: new Date(2026, 0, 1, 9).toISOString() }, afternoon).overdue).toBe(false);
+    // Without a due date too: the member is always there.
+    expect(summarize({ ticketId: 8, statusName: 'Open' }, afternoon).overdue).toBe(false);
   });
 });
