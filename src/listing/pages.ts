@@ -158,11 +158,10 @@ export async function* walkPages(source: PageSource, options: WalkOptions): Asyn
     }
     previousFirst = first;
     if (page === source.firstPage) fullPage = Math.min(fullPage, items.length);
-    // A first page smaller than asked is checked with one more request (a service may cap its
-    // pages), unless it holds all the service counts (X-Total-Count): a list that fits one page
-    // costs one request.
-    const short = items.length < fullPage || (page === 1 && items.length < source.pageSize && total !== undefined && items.length >= total);
-    // A first page smaller than asked is most likely the whole list: make sure with one request, not a window's worth.
+    // A page 1 that holds all the service counts (X-Total-Count) is the whole list: one request.
+    const short = items.length < fullPage || (page === 1 && total !== undefined && items.length >= total);
+    // Without that count, a first page smaller than asked is most likely the whole list, or a
+    // service's cap: make sure with one request, not a window's worth.
     if (page !== source.firstPage || items.length >= source.pageSize) window = Math.min(maxWindow, window * 2);
     const fresh = items.filter((item) => {
       const id = listItemIdOf(item);
