@@ -3,7 +3,8 @@
 // requester reply (or nothing, --on-existing skip); with --reopen a resolved or closed one is
 // re-opened by that reply (never one closed as a duplicate: duplicate.ts); else a ticket is created.
 // Jobs that fail at the same moment each create one, so after creating tkt looks again, and the
-// newer ones give way to the oldest.
+// newer ones give way to the oldest. What was done is told through a DedupTelling: printed by
+// `tkt create`, answered by tkt mcp's create_ticket (src/mcp/create-once.ts).
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, UploadFile } from '../api/types.js';
 import type { Context } from '../context/context.js';
@@ -58,31 +59,61 @@ async function decide(own: KeyTickets, tickets: readonly KeyedTicket[], spec: De
 
 const VERB: Record<DedupAction, string> = { created: 'create a ticket', updated: 'update', skipped: 'skip', reopened: 'reopen' };
 
-export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void> {
+/** What a run did to which ticket, with the answer whose files are checked. */
+export interface DedupDone {
+  action: DedupAction;
+  id: number;
+  response: ApiResponse | undefined;
+}
+
+/** A dry run's decision: what it would do, to which existing ticket, and the request it would send (none for a skip). */
+export interface DedupDecision {
+  action: DedupAction;
+  target: KeyedTicket | undefined;
+  request: PlannedRequest | undefined;
+}
+
+/**
+ * How a run of the key tells its outcome: `tkt create` prints it (printedOutcome), `tkt mcp`'s
+ * create_ticket answers it. `done` is told as soon as a ticket is acted on, also when an error
+ * follows: the ticket exists, and whoever retries must learn its ID.
+ */
+export interface DedupTelling {
+  done(done: DedupDone, client: ApiClient): Promise<void>;
+  decided(decision: DedupDecision): Promise<void>;
+}
+
+/** The CLI's telling: the document `{id, action, key}` (-q the ID), the files kept checked; a dry run's decision and request. */
+function printedOutcome(ctx: Context, spec: DedupCreate): DedupTelling {
+  return { done: (done, client) => report(ctx, client, spec, done), decided: (decision) => printDecision(ctx, spec, decision) };
+}
+
+/** What to do for the key, and doing it (or, in a dry run, telling what it would do) through `tell`. */
+export async function createOnce(ctx: Context, spec: DedupCreate, tell: DedupTelling = printedOutcome(ctx, spec)): Promise<void> {
   const client = await ctx.api();
   await warnWhenOnlyOwnTickets(ctx, spec.key, 'so this may open a second one');
   const own = new KeyTickets(client, spec.requester, ctx.signal);
   const { action, target } = await decide(own, await ticketsWithKey(client, spec.key, ctx.signal), spec);
   if (action === 'created') await warnWhenCannotClose(ctx, spec.key);
-  if (spec.dryRun) return printDecision(ctx, spec, action, target);
+  if (spec.dryRun) return tell.decided({ action, target, request: action === 'skipped' ? undefined : target === undefined ? spec.create : spec.reply(target) });
   // Each change goes through sendChange: none starts once the run is stopped (a signal during
   // the look-up creates nothing), and one in flight is awaited and told (docs/cli.md section 8).
   if (target !== undefined) {
     const response = action === 'skipped' ? undefined : await sendChange(ctx, client, spec.reply(target), changeInDoubt(ctx, target.id));
-    return report(ctx, client, spec, { action, id: target.id, response });
+    return tell.done({ action, id: target.id, response }, client);
   }
   const response = await sendChange(ctx, client, spec.create, keyedCreateInDoubt(spec.key));
-  const created: Done = { action: 'created', id: Number(requireCreatedId(response, ctx)), response };
+  const created: DedupDone = { action: 'created', id: Number(requireCreatedId(response, ctx)), response };
   // The ticket the service created is told whatever comes after: a failed look-up, a signal.
   let older: KeyedTicket | undefined;
   try {
     // Stopped while it was created: the look-up for a twin would be a new request.
     older = ctx.signal.aborted ? undefined : await olderOpenTicket(own, spec.key, created.id);
   } catch (error) {
-    await report(ctx, client, spec, created);
+    await tell.done(created, client);
     throw error;
   }
-  return older === undefined ? report(ctx, client, spec, created) : giveWay(ctx, client, spec, created, older);
+  return older === undefined ? tell.done(created, client) : giveWay(ctx, client, spec, tell, created, older);
 }
 
 /**
@@ -90,13 +121,13 @@ export async function createOnce(ctx: Context, spec: DedupCreate): Promise<void>
  * is closed as its duplicate, so the key keeps one open ticket, whose ID is reported (-q). Should
  * the occurrence not reach the older one, ours keeps it and stays open, and is reported.
  */
-async function giveWay(ctx: Context, client: ApiClient, spec: DedupCreate, created: Done, older: KeyedTicket): Promise<void> {
+async function giveWay(ctx: Context, client: ApiClient, spec: DedupCreate, tell: DedupTelling, created: DedupDone, older: KeyedTicket): Promise<void> {
   const twins = `#${created.id} duplicates #${older.id} (key ${spec.key}, created at the same moment)`;
-  let updated: Done;
+  let updated: DedupDone;
   try {
     updated = { action: 'updated', id: older.id, response: await sendChange(ctx, client, spec.reply(older), changeInDoubt(ctx, older.id)) };
   } catch (error) {
-    await report(ctx, client, spec, created);
+    await tell.done(created, client);
     await ctx.output.warning(`${twins} and holds this occurrence: it was left open\n`);
     throw error;
   }
@@ -105,11 +136,11 @@ async function giveWay(ctx: Context, client: ApiClient, spec: DedupCreate, creat
     await sendChange(ctx, client, plans.closeTicket(created.id, { closeBy, comments: duplicateComment(older.id, spec.key) }));
   } catch (error) {
     // Ours stays open; the script still learns the older one, which every later run of the key updates.
-    await report(ctx, client, spec, updated);
+    await tell.done(updated, client);
     await ctx.output.warning(`${twins} and ${error instanceof StoppedBeforeSendingError ? 'was not closed' : 'could not be closed'}\n`);
     throw error;
   }
-  return report(ctx, client, spec, updated);
+  return tell.done(updated, client);
 }
 
 /** The requester's oldest open ticket of the key that is older than ours, when another job made one too. */
@@ -121,14 +152,7 @@ async function olderOpenTicket(own: KeyTickets, key: string, ownId: number): Pro
   return own.firstOwn(tickets.filter((ticket) => !ticket.settled && ticket.id !== ownId && isOlder(ticket)));
 }
 
-/** What a run did to which ticket, with the answer whose files are checked. */
-interface Done {
-  action: DedupAction;
-  id: number;
-  response: ApiResponse | undefined;
-}
-
-async function report(ctx: Context, client: ApiClient, spec: DedupCreate, done: Done): Promise<void> {
+async function report(ctx: Context, client: ApiClient, spec: DedupCreate, done: DedupDone): Promise<void> {
   const { action, id, response } = done;
   await ctx.output.document({ id, action, key: spec.key }, { human: () => `${action} #${id}\n`, quiet: () => `${id}\n` });
   if (response !== undefined) await checkKeptFiles(ctx, client, id, spec.files, response);
@@ -139,13 +163,13 @@ async function report(ctx: Context, client: ApiClient, spec: DedupCreate, done: 
  * nothing when it would create one (it has no ID yet): a script tells the two apart by the output
  * alone (README, CI: one ticket per failure).
  */
-async function printDecision(ctx: Context, spec: DedupCreate, action: DedupAction, target: KeyedTicket | undefined): Promise<void> {
+async function printDecision(ctx: Context, spec: DedupCreate, { action, target, request }: DedupDecision): Promise<void> {
   const members = { action, id: target?.id ?? null, key: spec.key };
   const line = `dry run: key ${spec.key}: would ${VERB[action]}${target === undefined ? '' : ` #${target.id}`}`;
   const quiet = target === undefined ? undefined : `${target.id}\n`;
-  if (action === 'skipped') {
+  if (request === undefined) {
     await ctx.output.document({ dryRun: true, ...members }, { human: () => `${line} (nothing would be sent)\n`, quiet: () => quiet });
     return;
   }
-  await printDryRun(ctx, action === 'created' ? spec.create : spec.reply(target!), { decision: { line, members, ...(quiet === undefined ? {} : { quiet }) } });
+  await printDryRun(ctx, request, { decision: { line, members, ...(quiet === undefined ? {} : { quiet }) } });
 }

@@ -8,6 +8,7 @@ import { dueMayMove, movedDueText, plannedUpdates, updateTicket, type MovedDue }
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import type { Context } from '../context/context.js';
 import { UsageError, rethrowInDoubt } from '../errors.js';
+import { dedupOptions } from '../dedup/options.js';
 import { checkCreate, createEndpoint, createRequest, createdId, replacedDue, type ReplacedDue } from '../fields/created.js';
 import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.js';
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
@@ -15,6 +16,7 @@ import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } fr
 import { assertRecipients, lazyTicket, recipientList, ticketSubject } from '../reading/mail.js';
 import { assertOneLine } from '../util/option-text.js';
 import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput } from './change.js';
+import { createWithKey, dedupKeyInput, dedupOutput } from './create-once.js';
 import { defineTool, ticketIdInput, type ToolOutput } from './tool.js';
 
 /** The fields a tool takes: all the endpoint's but files, since an assistant uploads nothing from this disk (README: Assistants). */
@@ -111,15 +113,21 @@ export const createTicket = defineTool({
   name: 'create_ticket',
   title: 'Create a ticket',
   description: `Create a ticket. ${NAMES_TAKEN}`,
-  input: { ...fieldInput(CREATE_ENDPOINT, { allOptional: false }), ...dryRunInput },
-  output: changeOutput,
+  input: { ...fieldInput(CREATE_ENDPOINT, { allOptional: false }), ...dedupKeyInput, ...dryRunInput },
+  output: { ...changeOutput, ...dedupOutput },
   annotations: WRITE,
   async call(args, { ctx, lookups }): Promise<ToolOutput> {
-    const values = valuesOf(CREATE_ENDPOINT, args);
+    // The key is checked first, as tkt create checks it; the title then ends with " [KEY]".
+    const dedup = dedupOptions({ dedupKey: args.dedup_key });
+    const values = dedup.withKey(valuesOf(CREATE_ENDPOINT, args));
     const { checked, badValues, missing } = await checkCreate(CREATE_ENDPOINT, values, ctx.now(), 'attach');
     if (badValues !== undefined) throw badValues;
     if (missing.length > 0) throw new UsageError(`missing: ${missing.map((flag) => flag.replace(/^--/, '')).join(', ')}`);
     const request = await createRequest(CREATE_ENDPOINT, checked, lookups, { labels: args.dry_run === true });
+    if (dedup.key !== undefined) {
+      const create = { endpoint: CREATE_ENDPOINT, values, create: request, dryRun: args.dry_run === true };
+      return createWithKey(ctx, lookups, { ...dedup, key: dedup.key }, create);
+    }
     if (args.dry_run) return dryRunOutput(undefined, [request]);
     const response = await sendNew(ctx, request);
     const id = createdId(response);

@@ -75,8 +75,9 @@ describe('tkt mcp: the read tools', () => {
   it('keeps the tool list within its token budget (README, Assistants: characters / 4)', async () => {
     const tokens = async (args: string[]) => withMcp(args, async ({ client }) => JSON.stringify(await client.listTools()).length / 4);
     expect(await tokens([])).toBeLessThanOrEqual(1600);
-    expect(await tokens(['--write'])).toBeLessThanOrEqual(4400);
-    expect(await tokens(['--write', '--allow-delete'])).toBeLessThanOrEqual(4650);
+    // 4,400 and 4,650 before create_ticket took dedup_key and answered action and key.
+    expect(await tokens(['--write'])).toBeLessThanOrEqual(4500);
+    expect(await tokens(['--write', '--allow-delete'])).toBeLessThanOrEqual(4750);
   });
 
   it('answers a call of a tool that is not enabled, or does not exist, with a protocol error listing the enabled ones', async () => {

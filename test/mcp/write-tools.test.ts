@@ -416,7 +416,8 @@ describe('tkt mcp: the write tools', () => {
     const updated = ['requester', 'site', 'department', 'status', 'priority', 'category', 'subcategory', 'item', 'group', 'level', 'client', 'assignee'];
     const ids = ['type', 'service', 'impact', 'urgency', 'due'];
     expect(argumentsOf('update_ticket')).toEqual(['id', ...updated, ...ids, 'dry_run'].sort());
-    expect(argumentsOf('create_ticket')).toEqual(['title', 'description', ...updated, ...ids, 'sla', 'cc', 'tag', 'guid', 'dry_run'].sort());
+    // And create's dedup_key, as tkt create --dedup-key.
+    expect(argumentsOf('create_ticket')).toEqual(['title', 'description', ...updated, ...ids, 'sla', 'cc', 'tag', 'guid', 'dedup_key', 'dry_run'].sort());
 
     const ticket = unusedTicket(h, isOpen);
     await change('update_ticket', { id: ticket.id, level: 'Tier 2', client: 'fabrikam', impact: '2', urgency: '3' });
@@ -461,6 +462,36 @@ describe('tkt mcp: the write tools', () => {
     expect(ticketById(h, resolved.id).ticketStatusId).toBe(status('In Progress'));
     // A number that is no ID is refused, as the CLI refuses --site 1.5.
     expect((await mcp.call('update_ticket', { id: created.id, site: 1.5 })).isError).toBe(true);
+  });
+
+  it('create_ticket with dedup_key keeps one open ticket per key, as tkt create --dedup-key does: a retry adds to it, never a second ticket', async () => {
+    // An assistant that gave up at its timeout never saw the new ID, and calls again.
+    const key = 'mcp:retry/printer-jam';
+    const fields = { title: 'Printer jam', requester: 'aberg', site: 'Head Office', department: 'IT', status: 'Open', dedup_key: key };
+    const count = () => h.sandbox.state.tickets.filter((t) => t.title === `Printer jam [${key}]` && !t.isDeleted).length;
+    const created = await change('create_ticket', { ...fields, description: 'first' });
+    expect(created).toEqual({ id: expect.any(Number) as unknown, changed: true, action: 'created', key });
+    expect(ticketById(h, created.id!).title).toBe(`Printer jam [${key}]`);
+    const planned = await change('create_ticket', { ...fields, description: 'again', dry_run: true });
+    expect(planned).toMatchObject({ id: created.id, dry_run: true, action: 'updated', key });
+    expect(planned.requests![0]).toMatchObject({ method: 'POST', path: `/api/TicketsApi/reqreply/${created.id}` });
+    const retried = await mcp.call('create_ticket', { ...fields, description: 'again' });
+    expect(retried.structuredContent).toEqual({ id: created.id, changed: true, action: 'updated', key });
+    expect(textOf(retried)).toContain(`#${created.id}`);
+    expect(count()).toBe(1);
+    expect(h.sandbox.state.conversations.filter((c) => c.ticketId === created.id).at(-1)).toMatchObject({ type: 'RequesterReply', message: 'again' });
+    // The CLI's own key check, worded for the argument.
+    const bad = await mcp.call('create_ticket', { ...fields, description: 'd', dedup_key: 'a b' });
+    expect(textOf(bad)).toMatch(/^error: invalid dedup_key "a b"/);
+    // The CLI's warnings go to the assistant, in the note: on the server's stderr no one reads them.
+    const own = await connectMcp(['--write'], { TKT_CONFIG_DIR: h.configDir, TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('private') });
+    try {
+      const result = await own.call('create_ticket', { ...fields, description: 'd', dry_run: true });
+      expect((result.structuredContent as Change).note).toMatch(/^this login sees only its own tickets \(Tickets\.OnlyPrivate\)/);
+      expect(own.stderr()).toBe('');
+    } finally {
+      await own.close();
+    }
   });
 
   it('create_ticket and update_ticket take the ticket type as its description says: a type number (a JSON number or its digits), or "ticket"', async () => {
