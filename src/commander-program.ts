@@ -52,17 +52,46 @@ export function buildProgram(proc: ProcessLike, state: RunState, commands: reado
  */
 function shareGlobalOptions(program: Command) {
   const globals = program.options.filter((option) => option.flags !== VERSION_FLAGS);
-  const share = (command: CommandUnknownOpts) => {
+  const share = (command: CommandUnknownOpts, named: string) => {
     // A command's own option of the same name wins (api's --input over --no-input): that global
     // option then stands before the command's word only.
     const own = new Set(command.options.map((option) => option.attributeName()));
     for (const option of globals.filter((global) => !own.has(global.attributeName()))) {
       command.addOption(command.createOption(option.flags, option.description).hideHelp());
     }
+    if (named !== '') pointToGlobalOptions(command, named);
     if (command.commands.length > 0) command.enablePositionalOptions();
-    command.commands.forEach(share);
+    command.commands.forEach((sub) => share(sub, named));
   };
-  program.commands.forEach(share);
+  program.commands.forEach((command) => share(command, GLOBALS_NAMED_IN_HELP[command.name() as CommandName] ?? EVERY_COMMANDS_GLOBALS));
+}
+
+/**
+ * The global options a command's help names, pointing to `tkt --help`, which lists them: they are
+ * hidden copies in each command (above), so its help would not show them (gh shows them as
+ * "inherited flags"). Those that apply there come first; none where no global option changes
+ * anything. A subcommand's are its command's.
+ */
+const EVERY_COMMANDS_GLOBALS = '--json, -q, --query, --profile, --url, ...';
+const GLOBALS_NAMED_IN_HELP: Partial<Record<CommandName, string>> = {
+  // Their stdout is a protocol or a screen: --json, -q and --query are refused (exit 2).
+  mcp: '--profile, --url, --timeout, --debug, ...',
+  triage: '--profile, --url, --timeout, --debug, ...',
+  // A service of its own: no URL, profile or time-out to choose.
+  sandbox: '--json, -q, --query, ...',
+  // A completion script and a help are the same whatever is given.
+  completion: '',
+  help: '',
+  __complete: '',
+};
+
+/** `Global options (NAMED): tkt --help` on a line of its own under the command's options. */
+function pointToGlobalOptions(command: CommandUnknownOpts, named: string) {
+  command.configureHelp({
+    ...command.configureHelp(),
+    formatItemList: (heading, items, helper) =>
+      items.length === 0 ? [] : [helper.styleTitle(heading), ...items, '', ...(heading === 'Options:' ? [`Global options (${named}): tkt --help`, ''] : [])],
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import { LIST_TYPES, kebabCase } from '../listing/query.js';
 import { ALL_PAGE_SIZE, DEFAULT_LIMIT, USERNAME_PAGE_SIZE, type ListSourceOptions } from '../listing/source.js';
 import { listedPages, planListing } from '../listing/listed.js';
 import { wholeNumberOption } from '../util/ids.js';
+import { writeText } from '../output/write.js';
 
 export type ListOptions = ListFilterOptions & ListSourceOptions;
 
@@ -25,7 +26,9 @@ WHEN: ISO 8601 (2026-12-01 is the end of that day, the next midnight: --created-
 it in, --created-before leaves it out) or +3d / -7d / -4h from now (M is no unit: -30d).
 
 Output: a table at a terminal; piped, tab-separated lines with ISO 8601 dates; --csv; --json
-(one array with --all); --query/--fields for JSON; -q the IDs.
+(one array with --all); --query/--fields for JSON; -q the IDs. A full page (without --all) ends
+with "10 shown; more with --page 2, or --all" on stderr: under the table at a terminal; piped,
+in any format (-q too) when stderr is a terminal, so the pipe's one page is no surprise.
 
 A desk changing during --all shifts the service's pages: each ticket is printed once, and the
 run ends with exit 1 saying tickets may be missing (list again when nothing changes).
@@ -103,10 +106,16 @@ export async function run(options: ListOptions, ctx: Context): Promise<void> {
     const there = listed === 1 ? 'the 1 there when it began is listed' : `the ${listed} there when it began are listed, each once`;
     await ctx.output.note(`tickets were created while listing: ${there}; ${repeats === 1 ? 'the 1 new one is not' : `the ${repeats} new ones are not`}\n`);
   }
-  // A full page at a terminal: say how to see the rest (the service does not say how many).
+  // A full page: say how to see the rest (the service does not say how many) to a person, under
+  // the table at a terminal; and when a pipe took it but stderr is a terminal, in every format and
+  // with -q too, since a `close -` fed by `list -q` would otherwise close one page unknowingly.
+  // Scripts (stderr not a terminal either) get nothing.
   const pageFull = !options.all && shown >= (listing.window?.limit ?? listing.source.pageSize);
-  if (pageFull && ctx.output.format === 'human' && ctx.io.stdoutIsTTY) {
-    const next = wholeNumberOption('--page', options.page ?? '1', { min: 1 }) + 1;
-    await ctx.output.note(`${shown} shown; more with --page ${next}, or --all\n`);
+  if (!pageFull) return;
+  const more = () => `${shown} shown; more with --page ${wholeNumberOption('--page', options.page ?? '1', { min: 1 }) + 1}, or --all\n`;
+  if (ctx.io.stdoutIsTTY) {
+    if (ctx.output.format === 'human') await ctx.output.note(more());
+  } else if (ctx.io.stderrIsTTY) {
+    await writeText(ctx.io.stderr, more());
   }
 }

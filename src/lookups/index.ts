@@ -117,8 +117,12 @@ function peopleUnlisted(ctx: LookupContext): string | undefined {
   return undefined;
 }
 
-/** The line that stands for a list of people not listed (peopleUnlisted). */
-const unlistedLine = (what: string, where: string, listedBy: string) => `(${what} not listed ${where}: they name people; run "${listedBy}" at a terminal)`;
+/**
+ * The line that stands for a list of people not listed (peopleUnlisted). `listedBy`: the command
+ * that lists them (anywhere: piped too), where the hint does not name it already.
+ */
+const unlistedLine = (what: string, where: string, listedBy?: string) =>
+  `(${what} not listed ${where}: they name people${listedBy === undefined ? '' : `; "${listedBy}" lists them`})`;
 
 /** Entries a LookupError lists under a heading (`candidates`, `closest of 40`, `matches`). */
 export interface ListedEntries {
@@ -230,7 +234,7 @@ export function matchEntry(
       'unknown',
       kind,
       lookupMessage('unknown', kind, value, typed),
-      { details: unlisted === undefined ? listedLines(listed) : [unlistedLine('candidates', unlisted, listedBy)], hint: `${meant} "${listedBy}"` },
+      { details: unlisted === undefined ? listedLines(listed) : [unlistedLine('candidates', unlisted)], hint: `${meant} "${listedBy}"` },
       listedBy,
       listed,
     );

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { routeCount, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { commandPaths, helpOf } from '../helpers/program.js';
 
 const REPLY = 'POST /api/TicketsApi/reply/{id}';
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
@@ -97,5 +98,41 @@ describe('global options anywhere', () => {
     // --no-input before the command stays, whatever the command's copy defaults to.
     const noInput = await h.cli(['--no-input', 'delete', id], { env: { CI: '' } });
     expect(noInput.code).toBe(2);
+  });
+});
+
+describe("a command's help", () => {
+  const pointer = /^Global options \((.+)\): tkt --help$/;
+  const pointersOf = (help: string) => help.split('\n').filter((line) => line.startsWith('Global options'));
+  const programOptions = helpOf([]);
+
+  it('points to the global options under its own, as gh lists its inherited flags: those that apply there, named in tkt --help', async () => {
+    const close = await h.cli(['close', '--help']);
+    expect(close.code).toBe(0);
+    // Right under the command's options, before its prose and examples.
+    expect(close.stdout).toContain('  -h, --help                 show help\n\nGlobal options (--json, -q, --query, --profile, --url, ...): tkt --help\n\n');
+    for (const path of commandPaths().filter(([name]) => name !== 'help' && name !== 'completion')) {
+      const lines = pointersOf(helpOf(path));
+      expect(lines, path.join(' ')).toHaveLength(1);
+      const named = pointer
+        .exec(lines[0]!)![1]!
+        .split(', ')
+        .filter((word) => word !== '...');
+      expect(named.length, path.join(' ')).toBeGreaterThan(0);
+      for (const option of named) expect(programOptions, `${path.join(' ')}: ${option}`).toMatch(new RegExp(`^  (-\\w, )?${option}\\b`, 'm'));
+    }
+  });
+
+  it('names no global option a command refuses or has no use for, and none at all where none changes anything', async () => {
+    // mcp's stdout is the protocol and triage's a screen: --json, -q and --query are exit 2 there.
+    for (const name of ['mcp', 'triage']) {
+      expect(pointersOf(helpOf([name]))).toEqual(['Global options (--profile, --url, --timeout, --debug, ...): tkt --help']);
+      expect((await h.cli([name, '--json'])).code).toBe(2);
+    }
+    // The sandbox is a service of its own: no URL, profile or time-out to choose.
+    expect(pointersOf(helpOf(['sandbox']))).toEqual(['Global options (--json, -q, --query, ...): tkt --help']);
+    // A completion script and a help text are the same whatever global option is given.
+    expect(pointersOf(helpOf(['completion']))).toEqual([]);
+    expect(pointersOf((await h.cli(['help', '--help'])).stdout)).toEqual([]);
   });
 });

@@ -76,7 +76,16 @@ describe('tkt assign', () => {
     const before = routeCount(h, UPDATE);
     const unknown = await h.cli(['assign', String(ticket!.id), 'Nobody Atall']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown user "Nobody Atall" for USER');
+    // Piped: the technicians are not listed (they name people); the command that lists them is
+    // named once, and not as needing a terminal (it lists them piped as well).
+    expect(unknown.stderr).toBe(
+      'error: unknown user "Nobody Atall" for USER\n' +
+        '  (candidates not listed without a terminal: they name people)\n' +
+        'hint: see "tkt metadata --collection technicians"\n',
+    );
+    const listing = await h.cli(['metadata', '--collection', 'technicians']);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toContain('Tom Tech');
     expect((await h.cli(['assign', 'tech'])).code).toBe(2);
     const reads = routeCount(h, READ);
     const dry = await h.cli(['assign', String(ticket!.id), 'tech', '--dry-run']);

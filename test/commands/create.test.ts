@@ -446,7 +446,7 @@ describe('tkt create --integration', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         'error: unknown requester "nobody-here"\n' +
-          '  (candidates not listed in CI: they name people; run "tkt metadata --collection requesters" at a terminal)\n' +
+          '  (candidates not listed in CI: they name people)\n' +
           'hint: see "tkt metadata --collection requesters"\n',
       );
     }

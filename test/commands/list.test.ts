@@ -485,6 +485,31 @@ describe('tkt list', () => {
     expect(piped.stderr()).toBe('');
   });
 
+  it('tells the person at the keyboard that a pipe got one page (stdout piped, stderr a terminal), in every format, -q too; stdout as before', async () => {
+    const note = '5 shown; more with --page 2, or --all\n';
+    /** stdout a pipe; stderr a terminal or not. */
+    const piped = async (globals: HarnessOptions['globals'], stderrIsTTY: boolean, options: Parameters<typeof run>[0] = {}) => {
+      const r = await h.context({ tty: true, globals });
+      await run({ view: 'all-tickets', limit: '5', ...options }, await withIO(r.ctx, { ...r.ctx.io, stdoutIsTTY: false, stderrIsTTY }));
+      return { stdout: r.stdout(), stderr: r.stderr() };
+    };
+    // `tkt list -q | tkt close -` closes one page: the terminal is told so, on one line.
+    for (const globals of [{}, { quiet: true }, { json: true }, { csv: true }, { query: '[].ticketId', raw: true }]) {
+      const told = await piped(globals, true);
+      expect(told.stderr, JSON.stringify(globals)).toBe(note);
+      // stdout is what a pipe gets without a terminal anywhere (docs/cli.md, scripting output).
+      const script = await piped(globals, false);
+      expect(script.stderr, JSON.stringify(globals)).toBe('');
+      expect(told.stdout, JSON.stringify(globals)).toBe(script.stdout);
+    }
+    expect((await piped({ quiet: true }, true, { page: '3' })).stderr).toBe('5 shown; more with --page 4, or --all\n');
+    // --all, and a page that holds the rest: nothing to tell.
+    expect((await piped({ quiet: true }, true, { limit: '5000' })).stderr).toBe('');
+    const all = await piped({ quiet: true }, true, { limit: undefined, all: true });
+    expect(all.stderr).toBe('');
+    expect(idLines(all.stdout)).toHaveLength(h.sandbox.state.tickets.length);
+  });
+
   it('never calls a resolved or closed ticket overdue, in list, list --overdue and show, and shows its due as a plain date', async () => {
     // The state is read again for each edit: reading it is what tells the sandbox's caches.
     const settled = () => h.sandbox.state.tickets.find((t) => t.title === 'Wi-Fi drops in meeting room B')!;

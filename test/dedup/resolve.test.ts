@@ -253,7 +253,7 @@ describe("tkt resolve --dedup-key and another requester's ticket with the key in
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'error: unknown user "nobody-here" for --requester\n' +
-        '  (candidates not listed in CI: they name people; run "tkt metadata --collection requesters" at a terminal)\n' +
+        '  (candidates not listed in CI: they name people)\n' +
         'hint: see "tkt metadata --collection requesters"\n',
     );
   });

@@ -105,13 +105,18 @@ describe('resolve', () => {
       const lookups = createLookups((await h.context(run)).ctx);
       const unknown = await usageError(lookups.resolve('requester', 'nobody-here'));
       expect(unknown.message).toBe('unknown requester "nobody-here"');
-      expect(unknown.details).toEqual([`(candidates not listed ${where}: they name people; run "tkt metadata --collection requesters" at a terminal)`]);
+      // The listing command is named once, in the hint; it lists people wherever it runs, so
+      // nothing says "at a terminal" of it.
+      expect(unknown.details).toEqual([`(candidates not listed ${where}: they name people)`]);
       expect(unknown.hint).toBe('see "tkt metadata --collection requesters"');
       const assignee = await usageError(lookups.resolve('assignee', 'nobody-here', { flag: '--by', noun: 'user' }));
-      expect(assignee.details).toEqual([`(candidates not listed ${where}: they name people; run "tkt metadata --collection technicians" at a terminal)`]);
+      expect(assignee.details).toEqual([`(candidates not listed ${where}: they name people)`]);
+      expect(assignee.hint).toBe('see "tkt metadata --collection technicians"');
+      // An ambiguous name's hint says how to narrow it: the line names the listing command instead.
       const ambiguous = await usageError(lookups.resolve('requester', 'anna'));
       expect(ambiguous.message).toBe('ambiguous requester "anna": it matches 2');
-      expect(ambiguous.details).toEqual([`(matches not listed ${where}: they name people; run "tkt metadata --collection requesters" at a terminal)`]);
+      expect(ambiguous.details).toEqual([`(matches not listed ${where}: they name people; "tkt metadata --collection requesters" lists them)`]);
+      expect(ambiguous.hint).toBe('type more of the name, or the ID');
       expect((await usageError(lookups.resolve('site', 'Mars'))).details).toContain('  Remote (id 3)');
     }
   });
