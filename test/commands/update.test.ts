@@ -512,6 +512,33 @@ describe('tkt update', () => {
   });
 });
 
+describe('tkt update of several tickets', () => {
+  it('is exit 2 before any request, saying update takes one ticket ID, with the loop that updates each', async () => {
+    // Commander's "too many arguments" hinted only the usage line, and "-" was an invalid ticket ID.
+    const typed = await sendsNothing(h, () => h.cli(['--profile', 'viewer', 'update', '1028', '#1025', '--status', 'In Progress', '--dry-run']));
+    expect(typed).toMatchObject({ code: 2, stdout: '' });
+    expect(typed.stderr).toBe(
+      [
+        `error: too many arguments for 'update'. Expected 1 argument but got 2: "#1025"`,
+        `hint: update takes one ticket ID; for several: for id in 1028 '#1025'; do tkt --profile viewer update "$id" --status 'In Progress' --dry-run; done`,
+        '(add --help for usage)',
+        '',
+      ].join('\n'),
+    );
+    const piped = await sendsNothing(h, () => h.cli(['update', '-', '--priority', 'low', '--profile', 'viewer'], { stdin: '1013\n1014\n' }));
+    expect(piped).toMatchObject({ code: 2, stdout: '' });
+    expect(piped.stderr).toBe(
+      [
+        'error: update takes one ticket ID, not "-" (IDs from stdin)',
+        `hint: for several, one a line on stdin: ... | while read -r id; do tkt update "$id" --priority low --profile viewer; done`,
+        '',
+      ].join('\n'),
+    );
+    // Words after an option's value are still that mistake, not IDs.
+    expect((await h.cli(['update', '1028', '--status', 'In', 'Progress'])).stderr).toContain('hint: quote a value with spaces: --status "In Progress"');
+  });
+});
+
 describe('tkt update --due at a change of the clocks', () => {
   useTimeZone('America/St_Johns');
 
