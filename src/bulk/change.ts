@@ -13,7 +13,7 @@ import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { currentUpdateForm, mergeUpdateForm, type HeldValue } from '../fields/update-form.js';
 import { sameDue } from '../fields/created.js';
-import { alreadyAssignedToNote, alreadyOpenNote } from '../reading/unchanged.js';
+import { alreadyAssignedToNote, alreadyHeldNote, alreadyOpenNote } from '../reading/unchanged.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { sameId } from '../util/same-id.js';
 import { formatValue, labelledValue, type PlannedRequest } from '../cmdutil/dry-run.js';
@@ -30,21 +30,32 @@ export interface FieldChange {
 export const DEFAULT_REOPEN_STATUS = 'Open';
 
 /**
+ * The form fields of `changes` whose value the ticket, as its update form `before`, does not hold
+ * already: a name given was resolved to the ID it is compared with; a field the ticket does not
+ * show (the impact) is undefined there, never the same as a value, so always a change; a due
+ * date is the same only to the millisecond (not within sameDue's minute), so a relative one
+ * (+4h) is a change a moment later.
+ */
+function changedFields(before: Readonly<Record<string, FormValue>>, changes: Changes): string[] {
+  return Object.entries(changes)
+    .filter(([field, value]) => !sameId(before[field], value))
+    .map(([field]) => field);
+}
+
+/**
  * The update that changes `changes` and nothing else: the ticket as it is now, with them on top;
  * `changed`, the form fields of `changes` whose value the ticket does not already hold (what
- * --dry-run marks).
+ * --dry-run marks); `before`, the ticket's update form as read.
  */
 async function changePlan(
   client: ApiClient,
   id: TicketId,
   changes: Changes,
-): Promise<{ plan: RequestPlan; changed: string[]; current: unknown; was: Record<string, string> }> {
+): Promise<{ plan: RequestPlan; changed: string[]; current: unknown; before: Record<string, FormValue>; was: Record<string, string> }> {
   const current = (await client.send(plans.getTicket(id))).body;
   const before = currentUpdateForm(id, current);
-  const changed = Object.entries(changes)
-    .filter(([field, value]) => !sameId(before[field], value))
-    .map(([field]) => field);
-  return { current, plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)), changed, was: heldValues(current, before, changed) };
+  const changed = changedFields(before, changes);
+  return { current, before, plan: plans.updateTicket(id, mergeUpdateForm(id, current, changes)), changed, was: heldValues(current, before, changed) };
 }
 
 /** A field the ticket holds nothing in. */
@@ -98,17 +109,26 @@ export async function heldNow(client: ApiClient, id: TicketId): Promise<Record<s
 /** How an update is sent: as it is, or through the command's gate (src/cmdutil/send-change.ts). */
 export type ChangeSender = (plan: RequestPlan) => Promise<ApiResponse>;
 
-/** One update sent: the service's answer, the fields it changed and the due date the ticket had before it. */
+/**
+ * One update: the service's answer (none when nothing was sent), the fields it changed and the
+ * due date the ticket had before it.
+ */
 interface SentChange {
-  response: ApiResponse;
+  response: ApiResponse | undefined;
   changed: string[];
   dueBefore: Date | undefined;
 }
 
-/** Read-modify-write of one ticket: its current fields plus `changes`. */
-async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, send: ChangeSender): Promise<SentChange> {
-  const { plan, changed, current } = await changePlan(client, id, changes);
-  return { response: await send(plan), changed, dueBefore: readTicket(current).due };
+/**
+ * Read-modify-write of one ticket: its current fields plus `changes`; not sent when the ticket, as
+ * read, holds every value of `named` already (by default `changes`), as assign and reopen send
+ * nothing then.
+ */
+async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, send: ChangeSender, named: Changes = changes): Promise<SentChange> {
+  const { plan, changed, current, before } = await changePlan(client, id, changes);
+  const dueBefore = readTicket(current).due;
+  if (changedFields(before, named).length === 0) return { response: undefined, changed: [], dueBefore };
+  return { response: await send(plan), changed, dueBefore };
 }
 
 /**
@@ -184,8 +204,10 @@ function splitDueAfterPriority(changes: Changes): { first: Changes; due?: FormVa
  */
 export async function plannedUpdates(client: ApiClient, id: TicketId, changes: Changes, labels: Readonly<Record<string, string>>): Promise<PlannedRequest[]> {
   const { first, due } = splitDueAfterPriority(changes);
-  const { plan, changed, current, was } = await changePlan(client, id, first);
+  const { plan, changed, current, before, was } = await changePlan(client, id, first);
   const planned = { ...plan, labels, changed: new Set(changed), was };
+  // Every value given held already, the due date too: a real run sends nothing, and says so.
+  if (changedFields(before, changes).length === 0) return [{ ...planned, unchanged: alreadyHeldNote() }];
   if (due === undefined) return [planned];
   // The due date the first update leaves is the SLA's, unknown before it is sent: always a change.
   const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
@@ -200,8 +222,8 @@ export interface MovedDue {
 
 /** What `tkt update`'s change did. */
 export interface UpdateOutcome {
-  /** The first update's answer. */
-  response: ApiResponse;
+  /** The first update's answer; none when the ticket held every value given already and nothing was sent. */
+  response: ApiResponse | undefined;
   /** The form fields whose value the ticket did not hold already: none, and the update changed nothing. */
   changed: string[];
   movedDue?: MovedDue;
@@ -225,10 +247,12 @@ export async function updateTicket(
     client,
     id,
     { ...change, fields: first },
-    () => changeTicket(client, id, first, send),
-    () => true,
+    // Not sent when the ticket holds every value given, the due date sent apart too.
+    () => changeTicket(client, id, first, send, change.fields),
+    (outcome) => outcome.response !== undefined,
     (ticket) => (after = ticket),
   );
+  if (sent.response === undefined) return { response: undefined, changed: [] };
   if (due !== undefined) {
     await setDueAfterPriority(client, id, due, run, send);
     return { response: sent.response, changed: [...new Set([...sent.changed, 'DueDate'])] };

@@ -7,7 +7,7 @@ import { createStyle } from '../output/style.js';
 import { writeText } from '../output/write.js';
 import type { BulkResult } from './runner.js';
 
-export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | `assigned to ${string}` | 'reopened';
+export type BulkVerb = 'marked read' | 'resolved' | 'closed' | 'picked up' | 'deleted' | 'assigned' | `assigned to ${string}` | 'reopened' | 'updated';
 
 export function jsonLine(
   result: Pick<BulkResult, 'id' | 'ok' | 'inDoubt' | 'status' | 'error' | 'note' | 'previousAssignee' | 'body' | 'files'> & { notStarted?: true },

@@ -126,7 +126,7 @@ export async function runIdCommand(ctx: Context, options: CheckedIdOptions, spec
     // Planned as a real run plans them, several at once (a read-modify-write reads each ticket),
     // printed in the IDs' order; one that cannot be planned is reported as a real run reports a
     // failed ID, and the others still print.
-    const { printDryRun } = await import('../cmdutil/dry-run.js');
+    const { printDryRun, printUnchangedDryRun } = await import('../cmdutil/dry-run.js');
     const planned = new Map<number, PlannedRequest>();
     const reporter = await reporterFor(true);
     const planOne = async (id: number): Promise<BulkOutcome> => {
@@ -140,10 +140,8 @@ export async function runIdCommand(ctx: Context, options: CheckedIdOptions, spec
       const plan = planned.get(id);
       const failure = failed.get(id);
       // The ticket already has the change: a real run sends nothing, and says so.
-      if (plan?.unchanged !== undefined) {
-        const note = plan.unchanged;
-        await ctx.output.line({ id, dryRun: true, note }, { human: () => `dry run: #${id} ${sanitizeInline(note)} (nothing would be sent)\n` });
-      } else if (plan !== undefined) await printDryRun(ctx, plan, { idLine: id, decision: takenFrom(id, plan.previousAssignee) });
+      if (plan?.unchanged !== undefined) await printUnchangedDryRun(ctx, id, plan.unchanged);
+      else if (plan !== undefined) await printDryRun(ctx, plan, { idLine: id, decision: takenFrom(id, plan.previousAssignee) });
       else if (failure !== undefined) await reporter.result(failure);
     }
     await reporter.finish(run);

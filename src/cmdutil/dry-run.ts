@@ -93,6 +93,11 @@ export async function printDryRun(
   );
 }
 
+/** A dry run of a change ticket `id` has already (its `unchanged` note): what a real run would say, and that it would send nothing. */
+export async function printUnchangedDryRun(ctx: Context, id: TicketId, note: string): Promise<void> {
+  await ctx.output.line({ id, dryRun: true, note }, { human: () => `dry run: #${id} ${sanitizeInline(note)} (nothing would be sent)\n` });
+}
+
 /** A form as what --fields and --query see in a dry run, in place of the answer a real run would shape. */
 function formPart(form: MultipartInput): ShapedPart {
   return {

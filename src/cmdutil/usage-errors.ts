@@ -2,8 +2,8 @@
 // commands gets a suggestion or a hint from the command line as typed (README: usage errors): a
 // value with spaces left unquoted, a global option misspelt after the command, a missing ID (a
 // `#42` the shell read as a comment), an option before the command it belongs to, a ticket ID
-// where a command was expected, a subcommand by another name. Only commander reads such lines:
-// the quick path leaves them to it (src/cmdutil/quick-parse.ts).
+// where a command was expected, a subcommand by another name, several IDs for update (a loop).
+// Only commander reads such lines: the quick path leaves them to it (src/cmdutil/quick-parse.ts).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closestWord } from '../util/closest.js';
@@ -226,6 +226,42 @@ function unknownCommand(command: Command, program: Command, argv: readonly strin
   return meant === undefined ? (command === program ? message : plain) : `${plain}\n(Did you mean ${meant}?)`;
 }
 
+/**
+ * update's hint for several tickets (it changes one): a loop that runs `line`, its command line
+ * with "$id" for the ID, once for each of `ids` as typed, or of those on stdin, one a line, as
+ * `tkt list -q` prints them.
+ */
+export function updateLoopHint(line: string, ids: readonly string[] | 'stdin'): string {
+  const each = `do ${line}; done`;
+  if (ids === 'stdin') return `for several, one a line on stdin: ... | while read -r id; ${each}`;
+  return `update takes one ticket ID; for several: for id in ${ids.map(shellWord).join(' ')}; ${each}`;
+}
+
+/**
+ * `argv` with the arguments of `command` (the words after its own that are no option nor an
+ * option's value) made one, "$id": the line a loop runs for each ID.
+ */
+function lineForEachId(argv: readonly string[], command: Command): string {
+  const takesValue = new Set(flagsOf(command).flatMap((flag) => (flag.takesValue ? [flag.short, flag.long] : [])));
+  const words: string[] = [];
+  let ended = false;
+  let argument = 0;
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index]!;
+    if (!ended && word.length > 1 && word.startsWith('-')) {
+      ended = word === '--';
+      words.push(shellWord(word));
+      if (takesValue.has(word) && index + 1 < argv.length) words.push(shellWord(argv[++index]!));
+      continue;
+    }
+    // The first is the command's own word, the second its ticket ID; the others are left out.
+    argument++;
+    if (argument === 1) words.push(shellWord(word));
+    else if (argument === 2) words.push('"$id"');
+  }
+  return ['tkt', ...words].join(' ');
+}
+
 function excessArguments(command: Command, argv: readonly string[], message: string, words: UsageWords): string {
   const expected = command.registeredArguments.length;
   const strays = command.args.slice(expected);
@@ -241,6 +277,8 @@ function excessArguments(command: Command, argv: readonly string[], message: str
   }
   if (path === 'list' && words.views.includes(strays[0]!)) return `${said}\n(Did you mean --view ${strays[0]}?)`;
   if (path === 'list') return `${said}\nhint: tkt list takes options only, e.g. tkt list --search ${shellWord(strays.join(' '))}`;
+  if (path === 'update' && command.args.every((word) => ticketIdOf(word) !== undefined))
+    return `${said}\nhint: ${updateLoopHint(lineForEachId(argv, command), command.args)}`;
   return `${said}\nhint: usage: ${usageLine(command)}`;
 }
 

@@ -6,7 +6,7 @@ import type { Context } from '../context/context.js';
 import { UsageError } from '../errors.js';
 import { createLookups } from '../lookups/index.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
-import { printDryRun } from '../cmdutil/dry-run.js';
+import { printDryRun, printUnchangedDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
 import { detailLines } from '../output/reflow.js';
@@ -17,7 +17,9 @@ import { dueMayMove, dueMayMoveText, heldNow, movedDueText, plannedUpdates, upda
 import type { HeldValue } from '../fields/update-form.js';
 import type { UpdateAnswers } from '../prompts/fill.js';
 import { sameId } from '../util/same-id.js';
+import { alreadyHeldNote } from '../reading/unchanged.js';
 import { tktCommand } from '../config/session.js';
+import { shellWord } from '../util/shell-word.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -34,7 +36,8 @@ With no option at a terminal, it asks which fields to change, each starting on t
 (Enter keeps it), then shows the changes, old → new, and asks "Update ticket #ID?".
 
 Output: a confirmation line; --json {"id":N,"ok":true,"status":204} (the service answers with
-no body); -q nothing.
+no body); -q nothing. Values the ticket has already, every one given, send nothing:
+"✓ #N already has every value given, nothing changed" (--json: a "note"), exit 0.
 
 Examples:
   $ tkt update 42 --status "In Progress" --assignee @me
@@ -49,6 +52,7 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
+  if (options.id.trim() === '-') throw await stdinIdsError(options, ctx);
   const id = parseTicketId(options.id);
   assertFieldsApply('update', options.values, 'tkt update');
   const lookups = createLookups(ctx);
@@ -87,15 +91,14 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     const kept = (field: string) => sameId(held[field]?.answer, answered[field]);
     const newPriority = 'TicketPriorityId' in answered && !kept('TicketPriorityId');
     changes = { fields: Object.fromEntries(Object.entries(answered).filter(([field]) => !kept(field) || (newPriority && field === 'DueDate'))) };
-    if (Object.keys(changes.fields).length === 0) {
-      await ctx.output.note(`ticket #${id} has every value chosen already: nothing changed, nothing was sent\n`);
-      return;
-    }
+    if (Object.keys(changes.fields).length === 0) return tellUnchanged(ctx, id, alreadyHeldNote('chosen'), options.dryRun);
   }
 
   const api = await ctx.api();
   if (options.dryRun) {
     const planned = await plannedUpdates(api, id, changes.fields, labels);
+    const unchanged = planned[0]?.unchanged;
+    if (unchanged !== undefined) return tellUnchanged(ctx, id, unchanged, true);
     for (const plan of planned) await printDryRun(ctx, plan);
     const due = dueMayMove(planned, '--due');
     if (due !== undefined) await ctx.output.note(`${due}\n`);
@@ -110,13 +113,31 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
     await confirmSummary(ctx, summary, (on) => `Update ticket #${id}${on}?`, { nothing: 'changed' });
   }
   const change = { fields: changes.fields, labels: { ...typedNames(toResolve), ...labels } };
-  const { response, changed, movedDue } = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
+  const { response, movedDue } = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
+  // The ticket held every value when read: nothing was sent, as --dry-run says it and update_ticket answers it.
+  if (response === undefined) return tellUnchanged(ctx, id, alreadyHeldNote(asked === undefined ? 'given' : 'chosen'), false);
   await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
-  // As --dry-run says it, and update_ticket answers it.
-  if (changed.length === 0) await ctx.output.note(`ticket #${id} has every value given already: nothing changed\n`);
   // Not an error: the update was made as asked; the due date it did not name moved, and -q users need to know too.
   if (movedDue !== undefined) {
     const keep = movedDue.was === undefined ? '' : `; to keep the old one, run "${tktCommand(ctx, `update ${id} --due ${movedDue.was.toISOString()}`)}"`;
     await ctx.output.warning(`ticket #${id}: ${movedDueText(movedDue)}${keep}\n`);
   }
+}
+
+/**
+ * Ticket `id` has every value asked already: nothing was sent (nor would be, in a dry run), said
+ * as assign and reopen say it: `✓ #42 already has ..., nothing changed`, a "note" in the JSON.
+ */
+async function tellUnchanged(ctx: Context, id: number, note: string, dryRun: boolean | undefined): Promise<void> {
+  if (dryRun) return printUnchangedDryRun(ctx, id, note);
+  const { createDonePrinter } = await import('../bulk/done-line.js');
+  await createDonePrinter(ctx.io, ctx.output, 'updated')({ id, ok: true, note });
+}
+
+/** `tkt update -`: update changes one ticket, and reads no IDs from stdin; the hint loops over them. */
+async function stdinIdsError(options: UpdateOptions, ctx: Context): Promise<UsageError> {
+  const { updateLoopHint } = await import('../cmdutil/usage-errors.js');
+  const flags = givenKeys(options.values).map((key) => `${flagOf(key)} ${shellWord(String(options.values[key]))}`);
+  const line = tktCommand(ctx, ['update', '"$id"', ...flags, ...(options.dryRun === true ? ['--dry-run'] : [])].join(' '));
+  return new UsageError('update takes one ticket ID, not "-" (IDs from stdin)', { hint: updateLoopHint(line, 'stdin') });
 }

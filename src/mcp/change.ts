@@ -1,8 +1,8 @@
 // How every write tool sends its change: one ID through the ID runner (src/bulk/runner.ts), so a
 // failure is classified as `tkt close 42` classifies it (in doubt when the change may have been
 // made), an "already closed" answer is a success that changed nothing, a change the ticket
-// already has (assign, reopen) is one too and sends nothing, and a dry run answers with the very
-// plan a real call would send, or with its note when it would send nothing.
+// already has (assign, reopen, update) is one too and sends nothing, and a dry run answers with
+// the very plan a real call would send, or with its note when it would send nothing.
 import { z } from 'zod';
 import type { ApiResponse } from '../api/types.js';
 import { runBulk, type BulkOutcome } from '../bulk/runner.js';
@@ -43,9 +43,8 @@ export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: tru
  * A dry run's answer: the plans, as `--dry-run --json` prints them, whole in the structured
  * content; the text a preview of each, bounded as ticket texts are (a long reply is not sent twice).
  * A change made from the ticket as read (update, assign, reopen) says first what it changes, from
- * and to, named as `--dry-run` names them, and `changed` whether it changes anything: what the
- * real call would answer. Any other request changes the ticket (one that would not is answered
- * with its note instead).
+ * and to, named as `--dry-run` names them. Every request answered so changes the ticket: one
+ * that would not is answered with its note instead (unchangedOutput).
  */
 export function dryRunOutput(id: number | undefined, planned: readonly PlannedRequest[]): ToolOutput {
   const requests = planned.map(plannedJson);
@@ -57,17 +56,14 @@ export function dryRunOutput(id: number | undefined, planned: readonly PlannedRe
   );
   const read = planned.filter((plan) => plan.changed !== undefined);
   const changes = read.length === 0 ? undefined : changesOf(read);
-  const changed = changes === undefined || Object.keys(changes).length > 0;
   const said =
     changes === undefined
       ? ''
-      : changed
-        ? `It would change:\n${Object.entries(changes)
-            .map(([field, fromTo]) => `  ${field}: ${fromTo}`)
-            .join('\n')}\n`
-        : `It would change nothing: the ticket has every value given already.\n`;
+      : `It would change:\n${Object.entries(changes)
+          .map(([field, fromTo]) => `  ${field}: ${fromTo}`)
+          .join('\n')}\n`;
   return {
-    structured: defined({ id, dry_run: true, changed, changes, requests }),
+    structured: defined({ id, dry_run: true, changed: true, changes, requests }),
     text: `Dry run: nothing was sent. ${said}It would send:\n${lines.join('\n')}`,
   };
 }
@@ -99,16 +95,22 @@ export function changeInDoubt(id: number): (error: unknown) => never {
   return rethrowInDoubt({ ticket: `#${id}`, hint: 'read the ticket (get_ticket) before trying again' });
 }
 
+/**
+ * The answer of a change ticket `id` has already, `note` saying so ("already open, nothing
+ * changed"): nothing was sent, or in a dry run nothing would be.
+ */
+export function unchangedOutput(id: number, note: string, dryRun: boolean): ToolOutput {
+  if (dryRun) return { structured: { id, dry_run: true, changed: false, note }, text: `Dry run: ticket #${id}: ${note}; nothing would be sent.` };
+  return { structured: { id, changed: false, note }, text: `Ticket #${id}: ${note}.` };
+}
+
 /** Sends one ticket's change, or with `dryRun` only plans it. */
 export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryRun: boolean | undefined): Promise<ToolOutput> {
   if (dryRun) {
     const plan = await spec.plan(id, () => ctx.api());
     // As `--dry-run` says it: the ticket already has the change, and a real call would send nothing.
     if (plan.unchanged === undefined) return withFrom(dryRunOutput(id, [plan]), plan.previousAssignee, true);
-    return {
-      structured: { id, dry_run: true, changed: false, note: plan.unchanged },
-      text: `Dry run: ticket #${id}: ${plan.unchanged}; nothing would be sent.`,
-    };
+    return unchangedOutput(id, plan.unchanged, true);
   }
   const client = await ctx.api();
   const run = await runBulk(
@@ -132,9 +134,8 @@ export async function changeOne(ctx: Context, id: number, spec: ChangeSpec, dryR
     if (result.failure instanceof TktError) changeInDoubt(id)(result.failure);
     throw new OperationError(result.error ?? 'failed');
   }
-  const changed = result.note === undefined;
-  const output = { structured: defined({ id, changed, note: result.note }), text: changed ? `Ticket #${id} ${spec.verb}.` : `Ticket #${id}: ${result.note}.` };
-  return changed ? withFrom(output, result.previousAssignee, false) : output;
+  if (result.note !== undefined) return unchangedOutput(id, result.note, false);
+  return withFrom({ structured: { id, changed: true }, text: `Ticket #${id} ${spec.verb}.` }, result.previousAssignee, false);
 }
 
 /** A change that took the ticket from someone says whom, in the text and as `previous_assignee`. */

@@ -14,8 +14,9 @@ import { givenKeys, isRepeatable, type RawFieldValues } from '../fields/options.
 import { checkFields, resolveFields, typedNames } from '../fields/values.js';
 import { fieldsFor, requiredKeys, type TicketEndpoint, type TicketFieldSpec } from '../model/fields.js';
 import { assertRecipients, lazyTicket, recipientList, ticketSubject } from '../reading/mail.js';
+import { alreadyHeldNote } from '../reading/unchanged.js';
 import { assertOneLine } from '../util/option-text.js';
-import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput } from './change.js';
+import { WRITE, changeInDoubt, changeOutput, dryRunInput, dryRunOutput, fieldChangeOutput, unchangedOutput } from './change.js';
 import { createWithKey, dedupKeyInput, dedupOutput } from './create-once.js';
 import { defineTool, ticketIdInput, type ToolOutput } from './tool.js';
 
@@ -164,17 +165,19 @@ export const updateTicketTool = defineTool({
     const api = await ctx.api();
     if (args.dry_run) {
       const planned = await plannedUpdates(api, args.id, form.fields, labels);
+      const unchanged = planned[0]?.unchanged;
+      if (unchanged !== undefined) return unchangedOutput(args.id, unchanged, true);
       const output = dryRunOutput(args.id, planned);
       const due = dueMayMove(planned, 'an update_ticket call with due');
       return due === undefined ? output : { ...output, text: `${output.text}\nNote: ${due}.` };
     }
-    const { changed, movedDue } = await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(changeInDoubt(args.id));
-    // As its dry run says it: values the ticket holds already are no change.
-    if (changed.length === 0) {
-      return {
-        structured: { id: args.id, changed: false, changes: [] },
-        text: `Ticket #${args.id}: it changed nothing: the ticket has every value given already.`,
-      };
+    const { response, changed, movedDue } = await updateTicket(api, args.id, { fields: form.fields, labels: typedNames(checked) }, ctx).catch(
+      changeInDoubt(args.id),
+    );
+    // As its dry run says it, and as tkt update: values the ticket holds already are no change, and nothing was sent.
+    if (response === undefined) {
+      const output = unchangedOutput(args.id, alreadyHeldNote(), false);
+      return { ...output, structured: { ...output.structured, changes: [] } };
     }
     const note = movedDue === undefined ? undefined : movedDueNote(movedDue, args.id);
     return {

@@ -1,7 +1,7 @@
 // Successes that changed nothing, as the service's answers say them (docs/cli.md section 5: still
 // exit 0): the notes `tkt pickup`, `tkt resolve` and `tkt close` print for such a ticket, and
-// the words triage's status line uses for it. `tkt assign` and `tkt reopen` read the ticket
-// first, and say the same of a change it already has, sending nothing.
+// the words triage's status line uses for it. `tkt assign`, `tkt reopen` and `tkt update` read
+// the ticket first, and say the same of a change it already has, sending nothing.
 import type { ApiResponse } from '../api/types.js';
 
 /** `note` when the answer's body says `pattern`, whatever its shape (JSON string or object). */
@@ -19,6 +19,9 @@ export const alreadyAssignedNote = (response: ApiResponse): string | undefined =
 /** reopen's: the status's own name (bulk/change.ts reopenRequest), none for the default. */
 export const alreadyOpenNote = (status: string | undefined): string =>
   status === undefined ? 'already open, nothing changed' : `already in status ${status}, nothing changed`;
+
+/** update's: every value given (as options, or `chosen` at its questions) is the ticket's already. */
+export const alreadyHeldNote = (how: 'given' | 'chosen' = 'given'): string => `already has every value ${how}, nothing changed`;
 
 export const alreadyResolvedNote = (response: ApiResponse): string | undefined =>
   noteFromBody(response.body, /already\s+resolved/i, 'already resolved, nothing changed');

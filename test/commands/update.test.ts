@@ -146,14 +146,70 @@ describe('tkt update', () => {
     expect((await h.cli(['update', String(id), '--status', 'In Progress'])).stderr).toBe('');
   });
 
-  it('says so when the ticket has every value given already, as --dry-run and update_ticket do', async () => {
-    // It printed "Updated ticket #N" alone, where --dry-run marked nothing [changed].
+  it('sends nothing when the ticket has every value given already, names and IDs alike, and says so as assign and reopen do', async () => {
+    // It sent the whole update all the same, printed "Updated ticket #N", and said on stderr, with
+    // no "note:", "ticket #N has every value given already: nothing changed"; --json had no note.
     const id = await fullTicket();
-    const result = await h.cli(['update', String(id), '--priority', 'Medium']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`Updated ticket #${id}\n`);
-    expect(result.stderr).toBe(`ticket #${id} has every value given already: nothing changed\n`);
-    expect((await h.cli(['-q', 'update', String(id), '--priority', 'Medium'])).stderr).toBe('');
+    expect((await h.cli(['update', String(id), '--due', '2030-12-20T09:00Z'])).code).toBe(0);
+    const before = { ...ticketById(h, id) };
+    const updates = routeCount(h, UPDATE);
+    const note = 'already has every value given, nothing changed';
+    // Names in another case, a username, a full name, an ID, the status (sent only as a change),
+    // the type by name, the due date written in another zone: each resolved to what the ticket holds.
+    const held = [
+      ['--priority', 'medium'],
+      ['--site', 'Harbour Depot'],
+      ['--requester', 'aberg'],
+      ['--assignee', 'Tom Tech'],
+      ['--group', String(before.groupId)],
+      ['--status', 'open'],
+      ['--type', 'ticket'],
+      ['--due', '2030-12-20T10:00+01:00'],
+    ].flat();
+    expect(await h.cli(['update', String(id), ...held])).toMatchObject({ code: 0, stdout: `✓ #${id} ${note}\n`, stderr: '' });
+    const json = await h.cli(['--json', 'update', String(id), '--priority', 'Medium']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ id, ok: true, note });
+    expect(await h.cli(['-q', 'update', String(id), '--priority', 'Medium'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // A priority and a due date it holds: nothing either, though a new priority sends its due date apart.
+    expect((await h.cli(['update', String(id), '--priority', 'Medium', '--due', '2030-12-20T09:00Z'])).stdout).toBe(`✓ #${id} ${note}\n`);
+    expect(routeCount(h, UPDATE)).toBe(updates);
+    expect(ticketById(h, id)).toEqual(before);
+  });
+
+  it('--dry-run of values the ticket has says that nothing would be sent, as assign --dry-run does', async () => {
+    // It printed the whole update it would send, no field marked [changed].
+    const id = await fullTicket();
+    const note = 'already has every value given, nothing changed';
+    const dry = await h.cli(['update', String(id), '--priority', 'Medium', '--status', 'Open', '--dry-run']);
+    expect(dry).toMatchObject({ code: 0, stdout: `dry run: #${id} ${note} (nothing would be sent)\n`, stderr: '' });
+    const json = await h.cli(['--json', 'update', String(id), '--priority', 'Medium', '--dry-run']);
+    expect(JSON.parse(json.stdout)).toEqual({ id, dryRun: true, note });
+  });
+
+  it('sends the update as asked when a value given differs, or is one the ticket does not show (impact, service, urgency)', async () => {
+    const id = await fullTicket();
+    const updates = routeCount(h, UPDATE);
+    // The ticket the service returns has no impact: the one given cannot be known to be held.
+    expect(await h.cli(['update', String(id), '--impact', '2'])).toMatchObject({ code: 0, stdout: `Updated ticket #${id}\n`, stderr: '' });
+    // One value held, one not: the update is sent whole, as before.
+    expect(await h.cli(['update', String(id), '--priority', 'Medium', '--level', 'Tier 3'])).toMatchObject({ code: 0, stdout: `Updated ticket #${id}\n` });
+    expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 2, tierLevelId: 3 });
+    expect(routeCount(h, UPDATE) - updates).toBe(2);
+  });
+
+  it('a relative due date is a change a second later, though it names nearly the time the ticket holds', async () => {
+    const id = await fullTicket();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      expect((await h.cli(['update', String(id), '--due', '+4h'])).code).toBe(0);
+      const first = ticketById(h, id).dueDate;
+      vi.setSystemTime(Date.now() + 1000);
+      expect((await h.cli(['update', String(id), '--due', '+4h'])).stdout).toBe(`Updated ticket #${id}\n`);
+      expect(Date.parse(ticketById(h, id).dueDate!) - Date.parse(first!)).toBe(1000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a due date set 4 hours ahead reads "in 4h" in tkt show seconds later, not "in 3h"', async () => {
@@ -335,8 +391,8 @@ describe('tkt update', () => {
     // Every value kept: nothing to ask, nothing sent, and said so.
     expect(routeCount(h, UPDATE)).toBe(updates);
     expect(ticketById(h, id)).toEqual(before);
-    expect(r.stdout()).toBe('');
-    expect(r.stderr()).toBe(`ticket #${id} has every value chosen already: nothing changed, nothing was sent\n`);
+    expect(r.stdout()).toBe(`✓ #${id} already has every value chosen, nothing changed\n`);
+    expect(r.stderr()).toBe('');
   });
 
   it('at a terminal, shows what will change, old -> new, and asks "Update ticket #ID?" (yes by default) before sending', async () => {
@@ -453,6 +509,33 @@ describe('tkt update', () => {
     const result = await h.cli(['--profile', 'viewer', 'update', String(id), '--status', 'Pending']);
     expect(result.code).toBe(5);
     expect(ticketById(h, id).ticketStatusId).toBe(1);
+  });
+});
+
+describe('tkt update of several tickets', () => {
+  it('is exit 2 before any request, saying update takes one ticket ID, with the loop that updates each', async () => {
+    // Commander's "too many arguments" hinted only the usage line, and "-" was an invalid ticket ID.
+    const typed = await sendsNothing(h, () => h.cli(['--profile', 'viewer', 'update', '1028', '#1025', '--status', 'In Progress', '--dry-run']));
+    expect(typed).toMatchObject({ code: 2, stdout: '' });
+    expect(typed.stderr).toBe(
+      [
+        `error: too many arguments for 'update'. Expected 1 argument but got 2: "#1025"`,
+        `hint: update takes one ticket ID; for several: for id in 1028 '#1025'; do tkt --profile viewer update "$id" --status 'In Progress' --dry-run; done`,
+        '(add --help for usage)',
+        '',
+      ].join('\n'),
+    );
+    const piped = await sendsNothing(h, () => h.cli(['update', '-', '--priority', 'low', '--profile', 'viewer'], { stdin: '1013\n1014\n' }));
+    expect(piped).toMatchObject({ code: 2, stdout: '' });
+    expect(piped.stderr).toBe(
+      [
+        'error: update takes one ticket ID, not "-" (IDs from stdin)',
+        `hint: for several, one a line on stdin: ... | while read -r id; do tkt update "$id" --priority low --profile viewer; done`,
+        '',
+      ].join('\n'),
+    );
+    // Words after an option's value are still that mistake, not IDs.
+    expect((await h.cli(['update', '1028', '--status', 'In', 'Progress'])).stderr).toContain('hint: quote a value with spaces: --status "In Progress"');
   });
 });
 

@@ -260,8 +260,9 @@ describe('tkt mcp: the write tools', () => {
     expect(textOf(update)).toContain(
       `Dry run: nothing was sent. It would change:\n  TicketPriorityId: ${priority('Low')} (Low) -> ${priority('High')} (High)\n  AssignedUser: empty -> ${userId(h, 'admin')} (Ada Admin)\nIt would send:\nPOST `,
     );
-    const same = (await change('update_ticket', { id: ticket.id, priority: 'Low', dry_run: true })) as Change & { changes?: object };
-    expect(same).toMatchObject({ dry_run: true, changed: false, changes: {} });
+    // Values the ticket has: its note, as assign's dry run of the assignee it has.
+    const same = await change('update_ticket', { id: ticket.id, priority: 'Low', dry_run: true });
+    expect(same).toEqual({ id: ticket.id, dry_run: true, changed: false, note: 'already has every value given, nothing changed' });
     const assign = (await change('assign_ticket', { id: ticket.id, user: 'tech', dry_run: true })) as Change & { changes?: object };
     expect(assign).toMatchObject({ changed: true, changes: { AssignedUser: `empty -> ${userId(h, 'tech')} (Tom Tech)` } });
     // A request that is not made from the ticket as read changes it: no changes member.
@@ -360,16 +361,21 @@ describe('tkt mcp: the write tools', () => {
     expect(ticketById(h, ticket.id)).toMatchObject({ ticketPriorityId: priority('Critical'), dueDate: wanted });
   });
 
-  it('update_ticket of values the ticket has already says it changed nothing, as its dry run does', async () => {
-    // It answered changed: true and "Updated ticket #N: priority." where the dry run said "It would change nothing".
+  it('update_ticket of values the ticket has already sends nothing and says so in its note, as tkt update and its dry run do', async () => {
+    // It answered changed: true and "Updated ticket #N: priority." where the dry run said "It would change nothing";
+    // then changed: false with no note, the update sent all the same.
     const ticket = unusedTicket(h, (t) => !isOpen(t)); /* the open ones are for the other tests */
     const medium = h.sandbox.state.lookups.priorities.find((p) => p.priority === 'Medium')!.id;
     Object.assign(ticket, { ticketPriorityId: medium });
+    const note = 'already has every value given, nothing changed';
+    const sent = writes();
     const dry = await mcp.call('update_ticket', { id: ticket.id, priority: 'Medium', dry_run: true });
-    expect(textOf(dry)).toContain('It would change nothing: the ticket has every value given already.');
-    const result = await mcp.call('update_ticket', { id: ticket.id, priority: 'Medium' });
-    expect(result.structuredContent).toEqual({ id: ticket.id, changed: false, changes: [] });
-    expect(textOf(result)).toBe(`Ticket #${ticket.id}: it changed nothing: the ticket has every value given already.`);
+    expect(dry.structuredContent).toEqual({ id: ticket.id, dry_run: true, changed: false, note });
+    expect(textOf(dry)).toBe(`Dry run: ticket #${ticket.id}: ${note}; nothing would be sent.`);
+    const result = await mcp.call('update_ticket', { id: ticket.id, priority: 'medium' });
+    expect(result.structuredContent).toEqual({ id: ticket.id, changed: false, changes: [], note });
+    expect(textOf(result)).toBe(`Ticket #${ticket.id}: ${note}.`);
+    expect(writes()).toBe(sent);
   });
 
   it('takes addresses as a list in every tool (create_ticket cc, reply_to_ticket to and cc), one string as a list of one, and says what they are', async () => {
@@ -613,10 +619,12 @@ describe('tkt mcp: the write tools', () => {
     // The cache (ten minutes) learns of the site; then the service drops it.
     expect((await change('update_ticket', { id: ticket.id, site: 'Yarrow' })).changed).toBe(true);
     sites.splice(sites.indexOf(yarrow), 1);
-    const refused = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority: 'Low' });
+    // A priority the ticket does not have: values it has all are sent nothing, and so not refused.
+    const priority = h.sandbox.state.lookups.priorities.find((p) => p.id !== ticket.ticketPriorityId)!.priority;
+    const refused = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain(`Invalid SiteId: ${yarrow.id} does not exist.`);
-    const again = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority: 'Low' });
+    const again = await mcp.call('update_ticket', { id: ticket.id, site: 'Yarrow', priority });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/^error: unknown site "Yarrow"\n/);
     expect(textOf(again)).not.toContain('Yarrow Annex');
