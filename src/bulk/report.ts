@@ -5,7 +5,7 @@
 // (HTTP 404): ..."), so `tkt close - > done.txt` keeps exactly the IDs that worked.
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
-import type { RunPlace } from '../config/session.js';
+import { tktCommand, type RunPlace } from '../config/session.js';
 import type { IO } from '../output/io.js';
 import {
   ApiError,
@@ -21,6 +21,7 @@ import {
   type TktError,
   exitCodeOf,
   serviceUnreachable,
+  serviceUnresponsive,
   stoppedHow,
 } from '../errors.js';
 import type { Output } from '../output/types.js';
@@ -81,14 +82,17 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
 
 const idList = (ids: readonly number[]): string => formatRanges(ids, '#');
 
-/** What to do about the failure that stopped a run: it is the login's or the way to the service, not the tickets'. */
-function stopHint(failure: unknown): string | undefined {
+/**
+ * What to do about the failure that stopped a run: it is the login's or the way to the service,
+ * not the tickets'. `inDoubtFirst`: what to do first about the IDs in doubt, when there are some.
+ */
+function stopHint(failure: unknown, inDoubtFirst: string): string | undefined {
   if (exitCodeOf(failure) === ExitCode.permissionDenied) return 'this login lacks the permission, so every other ID would be refused too';
+  const rerun = 'run again for the IDs not done (--json marks those not started "notStarted")';
+  if (serviceUnresponsive(failure))
+    return `the service answered no request meanwhile, so every other ID would time out too: once it answers, ${rerun}${inDoubtFirst}`;
   if (!serviceUnreachable(failure)) return undefined;
-  return unreachableHint(
-    failure,
-    'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
-  );
+  return unreachableHint(failure, `the service could not be reached, so every other ID would fail too: once it can be, ${rerun}${inDoubtFirst}`);
 }
 
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
@@ -107,6 +111,11 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     held.release();
     return writeText(io.stderr, line);
   };
+  // After a hint that says to run again: a change in doubt may have been made, and is looked at first.
+  const inDoubtFirst = (run: BulkRun): string =>
+    run.results.some((result) => result.inDoubt)
+      ? `; look at those in doubt first ("${tktCommand(options.run, 'show ID')}"): they may have been carried out`
+      : '';
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
@@ -240,7 +249,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
         // Exits as the refusal does (4 or 5; 1 for a service not reached); a 401 gets main.ts's login hint.
         throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${failureGroup(stoppedBy)}${notStarted}`, stoppedBy.failure, {
           details,
-          hint: stopHint(stoppedBy.failure),
+          hint: stopHint(stoppedBy.failure, inDoubtFirst(run)),
         });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;

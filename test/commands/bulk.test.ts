@@ -30,7 +30,7 @@ const RESOLVED = 6;
 
 let h: Harness;
 // Enough tickets that no two tests here share one (unusedTickets).
-useHarness({ sandbox: { seedTickets: 130 }, profiles: ['viewer'] }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 140 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -528,6 +528,60 @@ describe('ID... commands whose request timed out', () => {
         expect(result.code).toBe(1);
         expect(result.stderr).toMatch(changeInDoubtStderr(id, `${server.url}/api/TicketsApi/${verb}/${id}`));
       }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+// A service that takes connections and answers nothing: each ID would wait its --timeout in vain
+// (2,606 IDs at the defaults: 2.7 hours), so the run stops as for one that cannot be reached.
+describe('ID... commands to a service that answers nothing', () => {
+  const stdin = Array.from({ length: 20 }, (_, i) => String(1010 + i)).join('\n');
+
+  it('stop at the first time-out in which no request was answered: those in flight in doubt, the rest not started (exit 1)', async () => {
+    const server = await startServer(() => {});
+    try {
+      const args = ['close', '-', '--timeout', '0.2', '--concurrency', '2'];
+      const result = await h.cli(args, { env: frontEnv(h, server), stdin });
+      expect(result.code).toBe(1);
+      expect(server.requests).toHaveLength(2);
+      const lines = result.stderr.split('\n');
+      expect(lines.slice(0, 2).sort()).toEqual(
+        [1010, 1011].map(
+          (id) => `? #${id} in doubt (it may have been carried out): request timed out after 0.2s: POST ${server.url}/api/TicketsApi/close/${id}`,
+        ),
+      );
+      expect(lines.slice(2)).toEqual([
+        expect.stringMatching(/^error: stopped at #101[01]: request timed out after 0\.2s; 18 of 20 not started$/),
+        '  in doubt (may have been carried out): #1010-1011',
+        '  not started: #1012-1029',
+        'hint: the service answered no request meanwhile, so every other ID would time out too: once it answers, run again for the IDs not done ' +
+          '(--json marks those not started "notStarted"); look at those in doubt first ("tkt show ID"): they may have been carried out',
+        '',
+      ]);
+      const json = await h.cli(['--json', ...args], { env: frontEnv(h, server), stdin });
+      expect(json.code).toBe(1);
+      const notStarted = jsonLines(json.stdout).filter((line) => line.notStarted === true);
+      expect(notStarted.map((line) => line.id)).toEqual(Array.from({ length: 18 }, (_, i) => 1012 + i));
+      expect(notStarted[0]!.error).toMatch(/^not started: the run stopped at #101[01] \(request timed out after 0\.2s\)$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('go on past a time-out while the service answers other requests: that one in doubt, the others done', async () => {
+    const tickets = closable(4);
+    const [stalled] = tickets;
+    // The first close is held for good; the second lane's closes are answered meanwhile.
+    const server = await startFrontServer(h, (req) => req.url === `/api/TicketsApi/close/${stalled!.id}`);
+    try {
+      const result = await h.cli(['close', ...ids(tickets), '--timeout', '0.5', '--concurrency', '2'], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('error: 1 of 4 in doubt\n');
+      expect(result.stderr).toContain(`  in doubt (may have been carried out): #${stalled!.id}\n`);
+      expect(result.stderr).not.toContain('not started');
+      expect(tickets.slice(1).every((t) => t.ticketStatusId === CLOSED)).toBe(true);
     } finally {
       await server.close();
     }
