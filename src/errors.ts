@@ -51,6 +51,25 @@ export class AuthError extends TktError {}
 export class OperationError extends TktError {}
 
 /**
+ * A change refused for what the ticket is now, before anything was sent (resolve of a closed
+ * ticket, reopen of one In Progress). Its message names the ticket ("ticket #7 is closed: reopen
+ * it first"); a bulk run, whose line names the ID already, says `state` after it, and its summary
+ * lists every ID refused so under `group` ("closed, reopen first").
+ */
+export class TicketStateError extends OperationError {
+  /** The message after "ticket #7": "is closed: reopen it first". */
+  readonly state: string;
+  /** The summary's label of such refusals, the same for every ticket: "closed, reopen first". */
+  readonly group: string;
+
+  constructor(id: number | string, state: string, group: string, options: { hint?: string } = {}) {
+    super(`ticket #${id} ${state}`, options);
+    this.state = state;
+    this.group = group;
+  }
+}
+
+/**
  * The editor failed (exit code, signal) on a file the user had typed in, or saved it in another
  * encoding than UTF-8: `typed` is that text, kept as a draft as a failed request's is (README,
  * Drafts). Exit 1, as OperationError, or its cause's code (exit 2 for a text not UTF-8).

@@ -18,6 +18,7 @@ import {
   CHANGE_MADE_HINT,
   OutputAfterChangeError,
   OutputFailedError,
+  TicketStateError,
   type TktError,
   exitCodeOf,
   serviceUnreachable,
@@ -134,6 +135,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   // answered (the URL names the server), else what happened.
   function singleFailure(result: BulkResult): TktError {
     const { failure } = result;
+    // Its message names the ticket and why, in one line; its hint says the way on.
+    if (failure instanceof TicketStateError) return new ItemFailedError(failure.message, failure);
     const detail =
       failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`) : result.error;
     return new ItemFailedError(`#${result.id} ${result.inDoubt ? IN_DOUBT : resultReason(result)}`, failure, {

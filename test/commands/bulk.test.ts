@@ -25,6 +25,7 @@ import {
 } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
+const IN_PROGRESS = 2;
 const CLOSED = 7;
 const RESOLVED = 6;
 
@@ -698,6 +699,49 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
     ]);
     const json = await h.cli(['--json', 'close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n' });
     expect(jsonLines(json.stdout)[1]).toEqual({ id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (connection refused)' });
+  });
+});
+
+// A change refused for what the ticket is now (resolve of a closed one, reopen of one In
+// Progress): its line names the ticket once, and the summary groups such refusals by why.
+describe('ID... commands refused for the state of a ticket', () => {
+  it('say why after the ID once, and group the refusals under their reason in the summary (exit 1)', async () => {
+    const [closedA, closedB] = closable(2);
+    closedA!.ticketStatusId = CLOSED;
+    closedB!.ticketStatusId = CLOSED;
+    const resolved = await h.cli(['resolve', ...ids([closedA!, closedB!]), '--details', 'done', '--concurrency', '1']);
+    expect(resolved.code).toBe(1);
+    expect(resolved.stderr.split('\n')).toEqual([
+      `✗ #${closedA!.id} is closed: reopen it first`,
+      `✗ #${closedB!.id} is closed: reopen it first`,
+      'error: 2 of 2 failed',
+      `  closed, reopen first: ${formatRanges([closedA!.id, closedB!.id], '#')}`,
+      '',
+    ]);
+
+    const [busyA, busyB] = closable(2);
+    busyA!.ticketStatusId = IN_PROGRESS;
+    busyB!.ticketStatusId = IN_PROGRESS;
+    const reopened = await h.cli(['reopen', ...ids([busyA!, busyB!]), '--concurrency', '1']);
+    expect(reopened.code).toBe(1);
+    expect(reopened.stderr.split('\n')).toEqual([
+      `✗ #${busyA!.id} is In Progress, not resolved or closed: nothing to re-open`,
+      `✗ #${busyB!.id} is In Progress, not resolved or closed: nothing to re-open`,
+      'error: 2 of 2 failed',
+      `  not resolved or closed, nothing to re-open: ${formatRanges([busyA!.id, busyB!.id], '#')}`,
+      '',
+    ]);
+    // The JSON Line says it as the text line does.
+    const json = await h.cli(['--json', 'reopen', ...ids([busyA!, busyB!]), '--concurrency', '1']);
+    expect(jsonLines(json.stdout)[0]).toEqual({ id: busyA!.id, ok: false, error: 'is In Progress, not resolved or closed: nothing to re-open' });
+  });
+
+  it('say it of a single ID in one line, with the way on', async () => {
+    const [closed] = closable(1);
+    closed!.ticketStatusId = CLOSED;
+    const result = await h.cli(['resolve', String(closed!.id), '--details', 'done']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`error: ticket #${closed!.id} is closed: reopen it first\nhint: run "tkt reopen ${closed!.id}", then resolve it\n`);
   });
 });
 
