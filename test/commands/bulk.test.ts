@@ -6,7 +6,7 @@ import { run as runClose, type CloseOptions } from '../../src/commands/close.js'
 import type { GlobalOptions } from '../../src/config/globals.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
-import { InterruptedError, type StopSignal } from '../../src/errors.js';
+import { InterruptedError, type StopSignal, type TktError } from '../../src/errors.js';
 import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
@@ -405,6 +405,10 @@ describe('ID... commands over several IDs', () => {
         '#',
       )}`,
     ]);
+    // The lines in doubt are looked at before a run for those not started: they may have been closed.
+    expect((error as InterruptedError).hint).toBe(
+      'to finish, run again for the IDs not started: --json marks them "notStarted"; look at those marked "inDoubt" first ("tkt show ID"): they may have been carried out',
+    );
   });
 
   it('on a second signal counts the requests given up as in doubt, not done, and says so once on each line', async () => {
@@ -419,6 +423,10 @@ describe('ID... commands over several IDs', () => {
         .map((t) => `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${url}/api/TicketsApi/close/${t.id}`)
         .sort(),
     );
+    // No --json in this run: the hint says where its own output lists them.
+    expect((error as InterruptedError).hint).toBe(
+      'to finish, run again for the IDs not started, listed above; look at those in doubt first ("tkt show ID"): they may have been carried out',
+    );
   });
 
   it('given up on one ID at a second signal, says it is in doubt', async () => {
@@ -426,6 +434,7 @@ describe('ID... commands over several IDs', () => {
     const { error } = await closesGivenUp([ticket!], 1);
     expect((error as InterruptedError).message).toBe('interrupted: 0 of 1 done, 1 in doubt');
     expect((error as InterruptedError).details).toEqual([`in doubt (may have been carried out): #${ticket!.id}`]);
+    expect((error as InterruptedError).hint).toBe(`look at it with "tkt show ${ticket!.id}" before running this again`);
   });
 
   it('at a terminal gives a long list of IDs not started as ranges, and how to finish', async () => {
@@ -435,7 +444,20 @@ describe('ID... commands over several IDs', () => {
     const error = await rejectionOf(runClose(closeOptions(Array.from({ length: 14 }, (_, i) => String(900_000 + i))), ctx));
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).details).toEqual(['not started: #900000-900013']);
-    expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started: --json marks them "notStarted"');
+    expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started, listed above');
+  });
+
+  it('at a terminal, with the list of IDs not started cut short, says where a run lists every one', async () => {
+    const { ctx, abort } = await h.context({ tty: true });
+    abort.abort();
+    // Every other ID: as many ranges as IDs, more than two lines hold.
+    const error = await rejectionOf(runClose(closeOptions(Array.from({ length: 60 }, (_, i) => String(900_000 + 2 * i))), ctx));
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).details.at(-2)).toMatch(/ and \d+ more$/);
+    // A text run cannot get back what it cut: the hint says where a run keeps every ID, not that this one marked them.
+    expect((error as InterruptedError).hint).toBe(
+      'to finish, run again for the IDs not started: at a terminal their list is cut short (a log, 2>FILE, or --json has every ID)',
+    );
   });
 });
 
@@ -557,8 +579,8 @@ describe('ID... commands to a service that answers nothing', () => {
         expect.stringMatching(/^error: stopped at #101[01]: request timed out after 0\.2s; 18 of 20 not started$/),
         '  in doubt (may have been carried out): #1010-1011',
         '  not started: #1012-1029',
-        'hint: the service answered no request meanwhile, so every other ID would time out too: once it answers, run again for the IDs not done ' +
-          '(--json marks those not started "notStarted"); look at those in doubt first ("tkt show ID"): they may have been carried out',
+        'hint: the service answered no request meanwhile, so every other ID would time out too: once it answers, run again for the IDs not done, ' +
+          'listed above; look at those in doubt first ("tkt show ID"): they may have been carried out',
         '',
       ]);
       const json = await h.cli(['--json', ...args], { env: frontEnv(h, server), stdin });
@@ -694,11 +716,26 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
       '  connection refused: #1001',
       '  not started: #1002-1004',
       `hint: nothing answers at ${new URL(server.url).host}: check the URL, and that the service (or "tkt sandbox") is running there; ` +
-        'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
+        'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done, listed above',
       '',
     ]);
     const json = await h.cli(['--json', 'close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n' });
     expect(jsonLines(json.stdout)[1]).toEqual({ id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (connection refused)' });
+    // The hint names what this run printed: with --json, the lines that mark them.
+    expect(json.stderr).toMatch(/once it can be, run again for the IDs not done \(--json marks those not started "notStarted"\)\n$/);
+  });
+
+  it('a refused connection at a terminal, the list of IDs not started cut short: the hint says where a run lists every one', async () => {
+    const server = await startServer(() => {});
+    await server.close();
+    const { ctx } = await h.context({ tty: true, env: frontEnv(h, server) });
+    // Every other ID: as many ranges as IDs, more than two lines hold.
+    const every = Array.from({ length: 60 }, (_, i) => String(900_000 + 2 * i));
+    const error = await rejectionOf(runClose(closeOptions(every, { concurrency: '1' }), ctx));
+    expect((error as Error).message).toBe('stopped at #900000: connection refused; 59 of 60 not started');
+    expect((error as TktError).hint).toMatch(
+      /once it can be, run again for the IDs not done \(those not started: at a terminal their list is cut short \(a log, 2>FILE, or --json has every ID\)\)$/,
+    );
   });
 });
 
