@@ -51,6 +51,25 @@ export class AuthError extends TktError {}
 export class OperationError extends TktError {}
 
 /**
+ * A change refused for what the ticket is now, before anything was sent (resolve of a closed
+ * ticket, reopen of one In Progress). Its message names the ticket ("ticket #7 is closed: reopen
+ * it first"); a bulk run, whose line names the ID already, says `state` after it, and its summary
+ * lists every ID refused so under `group` ("closed, reopen first").
+ */
+export class TicketStateError extends OperationError {
+  /** The message after "ticket #7": "is closed: reopen it first". */
+  readonly state: string;
+  /** The summary's label of such refusals, the same for every ticket: "closed, reopen first". */
+  readonly group: string;
+
+  constructor(id: number | string, state: string, group: string, options: { hint?: string } = {}) {
+    super(`ticket #${id} ${state}`, options);
+    this.state = state;
+    this.group = group;
+  }
+}
+
+/**
  * The editor failed (exit code, signal) on a file the user had typed in, or saved it in another
  * encoding than UTF-8: `typed` is that text, kept as a draft as a failed request's is (README,
  * Drafts). Exit 1, as OperationError, or its cause's code (exit 2 for a text not UTF-8).
@@ -200,6 +219,11 @@ export class NetworkError extends TktError {
   readonly notSent: boolean;
   /** The request's body was not all sent (an upload that stopped moving): the service cannot have acted on it. */
   readonly bodyCutShort: boolean;
+  /**
+   * A time-out during which the service answered no request of the run, this one or any other,
+   * since it was sent: it takes connections and answers nothing (serviceUnresponsive).
+   */
+  readonly serviceSilent: boolean;
 
   constructor(
     failure: NetworkFailure,
@@ -207,7 +231,7 @@ export class NetworkError extends TktError {
     url: string,
     message: string,
     cause?: unknown,
-    options: { hint?: string; reason?: string; notSent?: boolean; bodyCutShort?: boolean } = {},
+    options: { hint?: string; reason?: string; notSent?: boolean; bodyCutShort?: boolean; serviceSilent?: boolean } = {},
   ) {
     super(message, { cause, hint: options.hint });
     this.failure = failure;
@@ -216,6 +240,7 @@ export class NetworkError extends TktError {
     this.reason = options.reason ?? message;
     this.notSent = options.notSent === true;
     this.bodyCutShort = options.bodyCutShort === true;
+    this.serviceSilent = options.serviceSilent === true;
   }
 }
 
@@ -358,8 +383,8 @@ export function exitCodeOf(error: unknown): ExitCodeValue {
 
 /**
  * A failure every further request of a bulk run would meet too, so the run stops there: the
- * token refused (exit 4), the permission missing (exit 5), a wrong service URL, or the service
- * not reached at all (serviceUnreachable).
+ * token refused (exit 4), the permission missing (exit 5), a wrong service URL, the service
+ * not reached at all (serviceUnreachable), or reached and answering nothing (serviceUnresponsive).
  */
 export function refusesEveryRequest(error: unknown): boolean {
   const code = exitCodeOf(error);
@@ -367,18 +392,29 @@ export function refusesEveryRequest(error: unknown): boolean {
     code === ExitCode.notAuthenticated ||
     code === ExitCode.permissionDenied ||
     (error instanceof ApiError && misdirectedBaseUrl(error) !== undefined) ||
-    serviceUnreachable(error)
+    serviceUnreachable(error) ||
+    serviceUnresponsive(error)
   );
 }
 
 // Failures of the way to the service, not of what a request carried: a connection refused (the
 // service down), a host name that does not resolve, a TLS handshake that fails. A time-out or a
-// reset may be the one request's (and leaves it in doubt): those let the run go on.
+// reset may be the one request's (and leaves it in doubt): those let the run go on, but for a
+// time-out in which the service answered nothing at all (serviceUnresponsive).
 const UNREACHABLE_FAILURES: ReadonlySet<NetworkFailure> = new Set(['refused', 'dns', 'tls']);
 
 /** The request never reached the service, and no other request would: the service (or the proxy in front of it) cannot be reached. */
 export function serviceUnreachable(error: unknown): boolean {
   return error instanceof NetworkError && (error.notSent || UNREACHABLE_FAILURES.has(error.failure));
+}
+
+/**
+ * The request timed out and the service answered no request of the run since it was sent: it
+ * takes connections and answers none, so every other request would wait its --timeout in vain.
+ * A time-out among answers to other requests is the one request's.
+ */
+export function serviceUnresponsive(error: unknown): boolean {
+  return error instanceof NetworkError && error.serviceSilent;
 }
 
 /** The exit code an HTTP answer calls for. */

@@ -98,6 +98,9 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
   // would hold the run (each chunk starts --timeout again). A body sent whole is awaited as any
   // request. A closed stdout stops no upload: it is no reason to lose one.
   const sendingBodies = new Set<(signal: string) => void>();
+  // Answers received (their status line), of every request: a time-out during which it did not
+  // move met a service that takes connections and answers nothing (NetworkError.serviceSilent).
+  let answers = 0;
   const stoppedBySignal = (): string | undefined => (stop?.aborted === true && isStopSignal(stop.reason) ? stop.reason : undefined);
   stop?.addEventListener('abort', () => {
     const signal = stoppedBySignal();
@@ -165,6 +168,7 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     const connected = (): void => void (progress = 'sent');
     // Told only while the request waits for its connection: the tunnel is open, the TLS handshake next.
     const tunnelled = (): void => void (progress = 'handshaking');
+    const answersBefore = answers;
     const pending = pool.request({
       origin,
       path,
@@ -177,7 +181,12 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
     });
     try {
       // One race for the answer and its body: the exchange waits once, not twice, for each request.
-      const { answer, read } = await deadline.race(pending.then((answer) => readAnswerBody(answer, settings.maxBodyBytes).then((read) => ({ answer, read }))));
+      const { answer, read } = await deadline.race(
+        pending.then((answer) => {
+          answers += 1;
+          return readAnswerBody(answer, settings.maxBodyBytes).then((read) => ({ answer, read }));
+        }),
+      );
       if ('refused' in read) throw tooLargeError(answer.statusCode, method, plan.retry, url, read.refused.limit, secrets, read.refused.declared);
       if (trace) {
         const cut = read.cutAt === undefined ? '' : ` (body cut at ${formatBytes(read.cutAt)})`;
@@ -211,7 +220,8 @@ export function createExchanger(settings: ExchangeSettings): Exchanger {
       if (error instanceof DeadlineExceeded) await pool.replaceIfStuck(pending, trace ?? ignore);
       const service = new URL(url).origin === settings.baseOrigin ? { profile: settings.urlProfile } : undefined;
       const reached = networkError(error, method, url, timeoutMs, secrets, settings.proxies, progress, service);
-      const failed = bodyTaken || reached.notSent ? reached : cutShort(reached);
+      const whole = bodyTaken || reached.notSent ? reached : cutShort(reached);
+      const failed = whole.failure === 'timeout' && !whole.notSent && answers === answersBefore ? silentService(whole) : whole;
       trace?.(`HTTP ! ${method} ${url} ${Date.now() - started}ms ${failed.failure}: ${failed.message}`);
       throw failed;
     } finally {
@@ -236,6 +246,12 @@ function cutShort(failed: NetworkError): NetworkError {
   const reason = `${failed.reason} while its body was being sent (not done: the service never received the whole request)`;
   const message = `${reason}${failed.message.slice(failed.reason.length)}`;
   return new NetworkError(failed.failure, failed.method, failed.url, message, failed.cause, { hint: failed.hint, reason, bodyCutShort: true });
+}
+
+/** `failed`, a time-out during which no request of the client was answered: the service is silent (serviceUnresponsive). */
+function silentService(failed: NetworkError): NetworkError {
+  const { failure, method, url, message, cause, hint, reason, notSent, bodyCutShort } = failed;
+  return new NetworkError(failure, method, url, message, cause, { hint, reason, notSent, bodyCutShort, serviceSilent: true });
 }
 
 /** `chunks`, then `sent()` once the last of them has been taken. */

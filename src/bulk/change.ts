@@ -5,7 +5,7 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { shellWord } from '../util/shell-word.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '../api/types.js';
-import { InterruptedError, OperationError, StoppedBeforeSendingError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, StoppedBeforeSendingError, TicketStateError, UsageError } from '../errors.js';
 import { ME, personLabel, type Lookups, type TypedOption } from '../lookups/types.js';
 import { fieldsFor } from '../model/fields.js';
 import { isSettledStatusName, readTicket, type Ticket } from '../model/ticket.js';
@@ -385,9 +385,14 @@ export async function reopenRequest(lookups: Lookups, status: string | undefined
     const ticket = readTicket(current);
     // A ticket that names no status cannot be told open: sent as before.
     if (ticket.settled || ticket.status === undefined) return;
-    throw new OperationError(`ticket #${id} is ${sanitizeInline(ticket.status)}, not resolved or closed: nothing to re-open`, {
-      hint: `to set the status of an open ticket, use ${named.setStatus}`,
-    });
+    throw new TicketStateError(
+      id,
+      `is ${sanitizeInline(ticket.status)}, not resolved or closed: nothing to re-open`,
+      'not resolved or closed, nothing to re-open',
+      {
+        hint: `to set the status of an open ticket, use ${named.setStatus}`,
+      },
+    );
   };
   return changeRequest(change, async () => alreadyOpenNote(status === undefined ? undefined : await statusName()), refuse);
 }

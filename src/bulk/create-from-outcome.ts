@@ -20,6 +20,7 @@ import {
   OutputAfterChangeError,
   type OutputFailedError,
   serviceUnreachable,
+  serviceUnresponsive,
   stoppedHow,
 } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
@@ -285,11 +286,17 @@ export async function tellOutcome(outcome: CreateFromOutcome, jsonArray: ArrayPr
   if (stoppedBy !== undefined) {
     const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${sentCount} rows not started` : '';
     const message = `stopped at row ${stoppedBy.id}: ${failureGroup(stoppedBy)}${notStarted}`;
-    // The service not reached: the rows are not at fault, and the way on is to wait for it.
+    // The service not reached, or answering nothing: the rows are not at fault, and the way on is to wait for it.
     if (serviceUnreachable(stoppedBy.failure)) {
       throw new ItemFailedError(message, stoppedBy.failure, {
         details,
         hint: unreachableHint(stoppedBy.failure, `the service could not be reached, so no other row was sent: once it can be, finish with "${resumeCommand}"`),
+      });
+    }
+    if (serviceUnresponsive(stoppedBy.failure)) {
+      throw new ItemFailedError(message, stoppedBy.failure, {
+        details,
+        hint: `the service answered no request meanwhile, so no other row was sent: once it answers, finish with "${resumeCommand}"`,
       });
     }
     // Exits as the refusal does (4 or 5); a 401 gets main.ts's login hint, so this is a detail.

@@ -5,7 +5,7 @@
 // (HTTP 404): ..."), so `tkt close - > done.txt` keeps exactly the IDs that worked.
 // -q: successes print nothing; failures still go to stderr. --json: one JSON Line per ID on
 // stdout, failures included. With a single ID the failure is told once, by the thrown error.
-import type { RunPlace } from '../config/session.js';
+import { tktCommand, type RunPlace } from '../config/session.js';
 import type { IO } from '../output/io.js';
 import {
   ApiError,
@@ -18,9 +18,11 @@ import {
   CHANGE_MADE_HINT,
   OutputAfterChangeError,
   OutputFailedError,
+  TicketStateError,
   type TktError,
   exitCodeOf,
   serviceUnreachable,
+  serviceUnresponsive,
   stoppedHow,
 } from '../errors.js';
 import type { Output } from '../output/types.js';
@@ -62,6 +64,8 @@ export interface BulkReporter {
 // The summary's label; a line about one ID says IN_DOUBT, as every single change does.
 const IN_DOUBT_LABEL = 'in doubt (may have been carried out)';
 
+const NOT_STARTED = 'not started';
+
 /** Every ID under the outcome it had, in this order: done, unchanged, failed by reason, in doubt, not started. */
 function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   const groups = new Map<string, number[]>();
@@ -75,21 +79,25 @@ function outcomes(run: BulkRun, verb: string): Map<string, number[]> {
   for (const result of results) if (result.ok && result.note !== undefined) add(sanitizeInline(result.note), result.id);
   for (const result of results) if (!result.ok && !result.inDoubt) add(failureGroup(result), result.id);
   for (const result of results) if (result.inDoubt) add(IN_DOUBT_LABEL, result.id);
-  for (const id of run.notStarted) add('not started', id);
+  for (const id of run.notStarted) add(NOT_STARTED, id);
   return groups;
 }
 
 const idList = (ids: readonly number[]): string => formatRanges(ids, '#');
 
-/** What to do about the failure that stopped a run: it is the login's or the way to the service, not the tickets'. */
-function stopHint(failure: unknown): string | undefined {
+/**
+ * What to do about the failure that stopped a run: it is the login's or the way to the service,
+ * not the tickets'. `rerun`: how to run again for the IDs not done, in the words of the run's mode.
+ */
+function stopHint(failure: unknown, rerun: string): string | undefined {
   if (exitCodeOf(failure) === ExitCode.permissionDenied) return 'this login lacks the permission, so every other ID would be refused too';
+  if (serviceUnresponsive(failure)) return `the service answered no request meanwhile, so every other ID would time out too: once it answers, ${rerun}`;
   if (!serviceUnreachable(failure)) return undefined;
-  return unreachableHint(
-    failure,
-    'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
-  );
+  return unreachableHint(failure, `the service could not be reached, so every other ID would fail too: once it can be, ${rerun}`);
 }
+
+// A text summary at a terminal cuts its lists short (summaryLayout): only a log or --json has every ID.
+const CUT_SHORT = 'at a terminal their list is cut short (a log, 2>FILE, or --json has every ID)';
 
 export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkReporter {
   const { output, verb, total } = options;
@@ -107,6 +115,32 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
     held.release();
     return writeText(io.stderr, line);
   };
+  const showCommand = `"${tktCommand(options.run, 'show ID')}"`;
+  // After a hint that says to run again: a change in doubt may have been made, and is looked at first.
+  const inDoubtFirst = (run: BulkRun): string =>
+    run.results.some((result) => result.inDoubt)
+      ? `; look at those ${json ? 'marked "inDoubt"' : 'in doubt'} first (${showCommand}): they may have been carried out`
+      : '';
+  /**
+   * How to finish a run that stopped early, where the run's own output names the IDs to run again
+   * for: its JSON Lines mark them; a text summary lists them, unless it cut their list short.
+   */
+  function finishHint(run: BulkRun, notStartedCut: boolean): string | undefined {
+    if (run.notStarted.length === 0) {
+      const inDoubt = run.results.filter((result) => result.inDoubt);
+      if (inDoubt.length === 0) return undefined;
+      return single
+        ? changeInDoubtHint(options.run, inDoubt[0]!.id)
+        : `look at the IDs in doubt (${showCommand}) before running them again: they may have been carried out`;
+    }
+    const where = json ? ': --json marks them "notStarted"' : notStartedCut ? `: ${CUT_SHORT}` : ', listed above';
+    return `to finish, run again for the IDs not started${where}${inDoubtFirst(run)}`;
+  }
+  /** stopHint's way on: the IDs not done are those that failed as the run stopped, and those not started. */
+  function rerunNotDone(run: BulkRun, notStartedCut: boolean): string {
+    const where = json ? ' (--json marks those not started "notStarted")' : notStartedCut ? ` (those not started: ${CUT_SHORT})` : ', listed above';
+    return `run again for the IDs not done${where}${inDoubtFirst(run)}`;
+  }
 
   async function humanLine(result: BulkResult): Promise<void> {
     if (result.ok) {
@@ -125,6 +159,8 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
   // answered (the URL names the server), else what happened.
   function singleFailure(result: BulkResult): TktError {
     const { failure } = result;
+    // Its message names the ticket and why, in one line; its hint says the way on.
+    if (failure instanceof TicketStateError) return new ItemFailedError(failure.message, failure);
     const detail =
       failure instanceof ApiError ? (failure.serverMessages.length > 0 ? failure.serverMessages.join('; ') : `${failure.method} ${failure.url}`) : result.error;
     return new ItemFailedError(`#${result.id} ${result.inDoubt ? IN_DOUBT : resultReason(result)}`, failure, {
@@ -135,16 +171,23 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
 
   /** The summary under the `error:` line: each outcome's IDs as ranges (see summaryLayout). */
   function summary(run: BulkRun): string[] {
+    return summaryOf(run).details;
+  }
+
+  /** The summary, and whether it cut the list of the IDs not started short (at a terminal). */
+  function summaryOf(run: BulkRun): { details: string[]; notStartedCut: boolean } {
     const layout = summaryLayout(io, '#');
     const details: string[] = [];
     let cut = false;
+    let notStartedCut = false;
     for (const [label, ids] of outcomes(run, doneLabel)) {
       const list = rangeLines(label, ids, layout);
       details.push(...list.lines);
       cut ||= list.cut;
+      if (label === NOT_STARTED) notStartedCut = list.cut;
     }
     if (cut) details.push('(lists cut short: --json prints a line for every ID)');
-    return details;
+    return { details, notStartedCut };
   }
 
   /**
@@ -208,10 +251,9 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       }
       const failed = run.results.filter((result) => !result.ok);
       if (run.interrupted) {
-        throw new InterruptedError(`${how}: ${runCounts(run, total)}`, {
-          details: summary(run),
-          ...(run.notStarted.length > 0 ? { hint: 'to finish, run again for the IDs not started: --json marks them "notStarted"' } : {}),
-        });
+        const { details, notStartedCut } = summaryOf(run);
+        const hint = finishHint(run, notStartedCut);
+        throw new InterruptedError(`${how}: ${runCounts(run, total)}`, { details, ...(hint === undefined ? {} : { hint }) });
       }
       const skipping = run.results.filter(skippedFiles);
       // Failures of IDs say more than a --query that failed on the lines of the others.
@@ -234,13 +276,13 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
         );
       }
       if (single) throw singleFailure(failed[0]!);
-      const details = summary(run);
+      const { details, notStartedCut } = summaryOf(run);
       if (stoppedBy !== undefined) {
         const notStarted = run.notStarted.length > 0 ? `; ${run.notStarted.length} of ${total} not started` : '';
         // Exits as the refusal does (4 or 5; 1 for a service not reached); a 401 gets main.ts's login hint.
         throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${failureGroup(stoppedBy)}${notStarted}`, stoppedBy.failure, {
           details,
-          hint: stopHint(stoppedBy.failure),
+          hint: stopHint(stoppedBy.failure, rerunNotDone(run, notStartedCut)),
         });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;

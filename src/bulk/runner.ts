@@ -2,6 +2,7 @@ import {
   ApiError,
   NetworkError,
   StoppedBeforeSendingError,
+  TicketStateError,
   TktError,
   answerReason,
   exitCodeOf,
@@ -95,6 +96,7 @@ export function resultReason(result: BulkResult): string {
  * meaning, or, without an answer, what failed (`connection refused`).
  */
 export function failureGroup(result: BulkResult): string {
+  if (result.failure instanceof TicketStateError) return result.failure.group;
   return result.failure instanceof NetworkError ? sanitizeInline(result.failure.reason) : resultReason(result);
 }
 
@@ -146,6 +148,8 @@ function failedResult(id: number, error: unknown): BulkResult {
       ...inDoubt,
     };
   }
+  // Said after the ID, which names the ticket already: "#7 is closed: reopen it first".
+  if (error instanceof TicketStateError) return { id, ok: false, error: error.state, failure: error };
   if (error instanceof TktError) return { id, ok: false, error: whatHappened(error), failure: error, ...inDoubt };
   return { id, ok: false, error: error instanceof Error ? error.message : String(error), failure: error };
 }

@@ -6,7 +6,7 @@ import { field } from '../api/member-access.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, TicketId } from '../api/types.js';
 import type { PlannedRequest } from '../cmdutil/dry-run.js';
-import { OperationError } from '../errors.js';
+import { TicketStateError } from '../errors.js';
 import { readTicket, type Ticket } from '../model/ticket.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { sameId } from '../util/same-id.js';
@@ -50,7 +50,7 @@ export const resolveSendsNothing = (ticket: Ticket): boolean => isClosed(ticket)
  * reopen it, in the caller's words.
  */
 export function resolveUnchanged(ticket: Ticket, id: TicketId, hint: string): string | undefined {
-  if (isClosed(ticket)) throw new OperationError(`ticket #${id} is closed: reopen it first`, { hint });
+  if (isClosed(ticket)) throw new TicketStateError(id, 'is closed: reopen it first', 'closed, reopen first', { hint });
   return isResolved(ticket) ? 'already resolved, nothing changed' : undefined;
 }
 

@@ -198,4 +198,36 @@ describe('createExchanger', () => {
     expect(lines.at(-1)).toMatch(/^HTTP ! GET .*\/slow \d+ms timeout: request timed out/);
     expect(lines.join('\n')).not.toContain('replacing the connection pool');
   });
+
+  // A service that takes connections and answers nothing: a bulk run stops at it (README, Scripting).
+  it('marks a time-out during which the service answered no request of the client as the service silent', async () => {
+    const server = await serve((req, res) => {
+      if (req.url !== '/slow') sendJson(res, 200, {});
+    });
+    const { exchange, request } = exchanger(server.url, { timeoutMs: 100 });
+    // An answer before the request was sent says nothing of the time after.
+    await exchange(request(plans.getTicket(1)), `${server.url}/fast`);
+
+    const error = await failureOf(exchange(request(plans.pickupTicket(1)), `${server.url}/slow`));
+    expect(error).toMatchObject({ failure: 'timeout', serviceSilent: true });
+  });
+
+  it('does not mark a time-out as the service silent when another request of the client was answered meanwhile', async () => {
+    let answerOthers = () => {};
+    const slowArrived = new Promise<void>((resolve) => {
+      answerOthers = resolve;
+    });
+    const server = await serve((req, res) => {
+      if (req.url === '/slow') answerOthers();
+      else void slowArrived.then(() => sendJson(res, 200, {}));
+    });
+    const { exchange, request } = exchanger(server.url, { timeoutMs: 300 });
+
+    const [slow, fast] = await Promise.all([
+      failureOf(exchange(request(plans.pickupTicket(1)), `${server.url}/slow`)),
+      exchange(request(plans.getTicket(2)), `${server.url}/fast`),
+    ]);
+    expect(fast.status).toBe(200);
+    expect(slow).toMatchObject({ failure: 'timeout', serviceSilent: false });
+  });
 });

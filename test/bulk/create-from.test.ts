@@ -956,6 +956,29 @@ describe('tkt create --from', () => {
     ]);
   });
 
+  it('stops once the service answers no create at all: the rows in flight in doubt, the rest not started, the hint to resume once it answers', async () => {
+    const file = await write(
+      'silent.jsonl',
+      Array.from({ length: 10 }, (_, i) => JSON.stringify({ title: `silent-${i + 1}`, description: 'd', requester: 'aberg' })).join('\n'),
+    );
+    const report = `${file}.report.jsonl`;
+    // Every create is taken and never answered; the lookups before them are.
+    const front = await startFrontServer(h, (req) => req.url === '/api/TicketsApi/new');
+    try {
+      const result = await h.cli(['create', '--from', file, '--integration', '--concurrency', '2', '--timeout', '0.3'], { env: frontEnv(h, front) });
+      expect(result.code).toBe(1);
+      expect(front.requests.filter((request) => request.url === '/api/TicketsApi/new')).toHaveLength(2);
+      expect(result.stderr).toMatch(/error: stopped at row [12]: request timed out after 0\.3s; 8 of 10 rows not started\n/);
+      expect(result.stderr).toContain('  rows in doubt (the service may have created them): 1-2\n');
+      expect(result.stderr).toContain('  rows not started: 3-10\n');
+      expect(result.stderr).toContain(
+        `hint: the service answered no request meanwhile, so no other row was sent: once it answers, finish with "tkt create --from ${file} --integration --concurrency 2 --resume ${report}"\n`,
+      );
+    } finally {
+      await front.close();
+    }
+  });
+
   it('a dry run of --resume tells each row as the real run does: created skipped, in doubt held back (exit 1), the rest to send', async () => {
     const row = (n: number, requester: string) =>
       JSON.stringify({ title: `dry-resume-${n}`, description: 'd', requester, ...(requester === 'ghost' ? GHOST_EMAIL : {}) });

@@ -242,6 +242,10 @@ describe('runBulk', () => {
     ['a host name that does not resolve', new NetworkError('dns', 'POST', 'u', 'could not resolve host x')],
     ['a TLS failure', new NetworkError('tls', 'POST', 'u', 'TLS error (self-signed certificate)')],
     ['a proxy that opened no tunnel', new NetworkError('reset', 'POST', 'u', 'the proxy closed the connection', undefined, { notSent: true })],
+    [
+      'a time-out while the service answered no request at all',
+      new NetworkError('timeout', 'POST', 'u', 'request timed out after 30s', undefined, { serviceSilent: true }),
+    ],
   ])('stops after %s: the rest not started', async (_name, failure) => {
     const run = await runBulk(
       [1, 2, 3, 4],

@@ -163,7 +163,7 @@ describe('a signal while tkt waits on a stdin that stays open', () => {
 
   // The IDs read before the signal are reported as not started (README: Scripting).
   const closeStopped =
-    'error: interrupted: 0 of 1 done, 1 not started\n  not started: #1001\nhint: to finish, run again for the IDs not started: --json marks them "notStarted"\n';
+    'error: interrupted: 0 of 1 done, 1 not started\n  not started: #1001\nhint: to finish, run again for the IDs not started, listed above\n';
   it.each([
     ['SIGINT', 130, ['create', '--integration', '--title', 'never sent', '--requester', 'aberg', '--description', '-'], 'error: interrupted\n'],
     ['SIGTERM', 143, ['create', '--integration', '--title', 'never sent', '--requester', 'aberg', '--description', '-'], 'error: stopped by SIGTERM\n'],

@@ -6,7 +6,7 @@ import { run as runClose, type CloseOptions } from '../../src/commands/close.js'
 import type { GlobalOptions } from '../../src/config/globals.js';
 import { createConfigStore } from '../../src/config/store.js';
 import { formatRanges } from '../../src/bulk/ranges.js';
-import { InterruptedError, type StopSignal } from '../../src/errors.js';
+import { InterruptedError, type StopSignal, type TktError } from '../../src/errors.js';
 import { runCli } from '../../src/program.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
@@ -25,12 +25,13 @@ import {
 } from '../helpers/sandbox-state.js';
 
 const CLOSE = 'POST /api/TicketsApi/close/{id}';
+const IN_PROGRESS = 2;
 const CLOSED = 7;
 const RESOLVED = 6;
 
 let h: Harness;
 // Enough tickets that no two tests here share one (unusedTickets).
-useHarness({ sandbox: { seedTickets: 130 }, profiles: ['viewer'] }, (harness) => (h = harness));
+useHarness({ sandbox: { seedTickets: 140 }, profiles: ['viewer'] }, (harness) => (h = harness));
 
 /** `count` live tickets that are not closed and that no other test here has used. */
 const closable = (count: number) => unusedTickets(h, count, (t) => t.ticketStatusId !== CLOSED);
@@ -404,6 +405,10 @@ describe('ID... commands over several IDs', () => {
         '#',
       )}`,
     ]);
+    // The lines in doubt are looked at before a run for those not started: they may have been closed.
+    expect((error as InterruptedError).hint).toBe(
+      'to finish, run again for the IDs not started: --json marks them "notStarted"; look at those marked "inDoubt" first ("tkt show ID"): they may have been carried out',
+    );
   });
 
   it('on a second signal counts the requests given up as in doubt, not done, and says so once on each line', async () => {
@@ -418,6 +423,10 @@ describe('ID... commands over several IDs', () => {
         .map((t) => `? #${t.id} in doubt (it may have been carried out): interrupted while waiting for the answer to POST ${url}/api/TicketsApi/close/${t.id}`)
         .sort(),
     );
+    // No --json in this run: the hint says where its own output lists them.
+    expect((error as InterruptedError).hint).toBe(
+      'to finish, run again for the IDs not started, listed above; look at those in doubt first ("tkt show ID"): they may have been carried out',
+    );
   });
 
   it('given up on one ID at a second signal, says it is in doubt', async () => {
@@ -425,6 +434,7 @@ describe('ID... commands over several IDs', () => {
     const { error } = await closesGivenUp([ticket!], 1);
     expect((error as InterruptedError).message).toBe('interrupted: 0 of 1 done, 1 in doubt');
     expect((error as InterruptedError).details).toEqual([`in doubt (may have been carried out): #${ticket!.id}`]);
+    expect((error as InterruptedError).hint).toBe(`look at it with "tkt show ${ticket!.id}" before running this again`);
   });
 
   it('at a terminal gives a long list of IDs not started as ranges, and how to finish', async () => {
@@ -434,7 +444,20 @@ describe('ID... commands over several IDs', () => {
     const error = await rejectionOf(runClose(closeOptions(Array.from({ length: 14 }, (_, i) => String(900_000 + i))), ctx));
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).details).toEqual(['not started: #900000-900013']);
-    expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started: --json marks them "notStarted"');
+    expect((error as InterruptedError).hint).toBe('to finish, run again for the IDs not started, listed above');
+  });
+
+  it('at a terminal, with the list of IDs not started cut short, says where a run lists every one', async () => {
+    const { ctx, abort } = await h.context({ tty: true });
+    abort.abort();
+    // Every other ID: as many ranges as IDs, more than two lines hold.
+    const error = await rejectionOf(runClose(closeOptions(Array.from({ length: 60 }, (_, i) => String(900_000 + 2 * i))), ctx));
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).details.at(-2)).toMatch(/ and \d+ more$/);
+    // A text run cannot get back what it cut: the hint says where a run keeps every ID, not that this one marked them.
+    expect((error as InterruptedError).hint).toBe(
+      'to finish, run again for the IDs not started: at a terminal their list is cut short (a log, 2>FILE, or --json has every ID)',
+    );
   });
 });
 
@@ -528,6 +551,60 @@ describe('ID... commands whose request timed out', () => {
         expect(result.code).toBe(1);
         expect(result.stderr).toMatch(changeInDoubtStderr(id, `${server.url}/api/TicketsApi/${verb}/${id}`));
       }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+// A service that takes connections and answers nothing: each ID would wait its --timeout in vain
+// (2,606 IDs at the defaults: 2.7 hours), so the run stops as for one that cannot be reached.
+describe('ID... commands to a service that answers nothing', () => {
+  const stdin = Array.from({ length: 20 }, (_, i) => String(1010 + i)).join('\n');
+
+  it('stop at the first time-out in which no request was answered: those in flight in doubt, the rest not started (exit 1)', async () => {
+    const server = await startServer(() => {});
+    try {
+      const args = ['close', '-', '--timeout', '0.2', '--concurrency', '2'];
+      const result = await h.cli(args, { env: frontEnv(h, server), stdin });
+      expect(result.code).toBe(1);
+      expect(server.requests).toHaveLength(2);
+      const lines = result.stderr.split('\n');
+      expect(lines.slice(0, 2).sort()).toEqual(
+        [1010, 1011].map(
+          (id) => `? #${id} in doubt (it may have been carried out): request timed out after 0.2s: POST ${server.url}/api/TicketsApi/close/${id}`,
+        ),
+      );
+      expect(lines.slice(2)).toEqual([
+        expect.stringMatching(/^error: stopped at #101[01]: request timed out after 0\.2s; 18 of 20 not started$/),
+        '  in doubt (may have been carried out): #1010-1011',
+        '  not started: #1012-1029',
+        'hint: the service answered no request meanwhile, so every other ID would time out too: once it answers, run again for the IDs not done, ' +
+          'listed above; look at those in doubt first ("tkt show ID"): they may have been carried out',
+        '',
+      ]);
+      const json = await h.cli(['--json', ...args], { env: frontEnv(h, server), stdin });
+      expect(json.code).toBe(1);
+      const notStarted = jsonLines(json.stdout).filter((line) => line.notStarted === true);
+      expect(notStarted.map((line) => line.id)).toEqual(Array.from({ length: 18 }, (_, i) => 1012 + i));
+      expect(notStarted[0]!.error).toMatch(/^not started: the run stopped at #101[01] \(request timed out after 0\.2s\)$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('go on past a time-out while the service answers other requests: that one in doubt, the others done', async () => {
+    const tickets = closable(4);
+    const [stalled] = tickets;
+    // The first close is held for good; the second lane's closes are answered meanwhile.
+    const server = await startFrontServer(h, (req) => req.url === `/api/TicketsApi/close/${stalled!.id}`);
+    try {
+      const result = await h.cli(['close', ...ids(tickets), '--timeout', '0.5', '--concurrency', '2'], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('error: 1 of 4 in doubt\n');
+      expect(result.stderr).toContain(`  in doubt (may have been carried out): #${stalled!.id}\n`);
+      expect(result.stderr).not.toContain('not started');
+      expect(tickets.slice(1).every((t) => t.ticketStatusId === CLOSED)).toBe(true);
     } finally {
       await server.close();
     }
@@ -639,11 +716,69 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
       '  connection refused: #1001',
       '  not started: #1002-1004',
       `hint: nothing answers at ${new URL(server.url).host}: check the URL, and that the service (or "tkt sandbox") is running there; ` +
-        'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")',
+        'the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done, listed above',
       '',
     ]);
     const json = await h.cli(['--json', 'close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n' });
     expect(jsonLines(json.stdout)[1]).toEqual({ id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (connection refused)' });
+    // The hint names what this run printed: with --json, the lines that mark them.
+    expect(json.stderr).toMatch(/once it can be, run again for the IDs not done \(--json marks those not started "notStarted"\)\n$/);
+  });
+
+  it('a refused connection at a terminal, the list of IDs not started cut short: the hint says where a run lists every one', async () => {
+    const server = await startServer(() => {});
+    await server.close();
+    const { ctx } = await h.context({ tty: true, env: frontEnv(h, server) });
+    // Every other ID: as many ranges as IDs, more than two lines hold.
+    const every = Array.from({ length: 60 }, (_, i) => String(900_000 + 2 * i));
+    const error = await rejectionOf(runClose(closeOptions(every, { concurrency: '1' }), ctx));
+    expect((error as Error).message).toBe('stopped at #900000: connection refused; 59 of 60 not started');
+    expect((error as TktError).hint).toMatch(
+      /once it can be, run again for the IDs not done \(those not started: at a terminal their list is cut short \(a log, 2>FILE, or --json has every ID\)\)$/,
+    );
+  });
+});
+
+// A change refused for what the ticket is now (resolve of a closed one, reopen of one In
+// Progress): its line names the ticket once, and the summary groups such refusals by why.
+describe('ID... commands refused for the state of a ticket', () => {
+  it('say why after the ID once, and group the refusals under their reason in the summary (exit 1)', async () => {
+    const [closedA, closedB] = closable(2);
+    closedA!.ticketStatusId = CLOSED;
+    closedB!.ticketStatusId = CLOSED;
+    const resolved = await h.cli(['resolve', ...ids([closedA!, closedB!]), '--details', 'done', '--concurrency', '1']);
+    expect(resolved.code).toBe(1);
+    expect(resolved.stderr.split('\n')).toEqual([
+      `✗ #${closedA!.id} is closed: reopen it first`,
+      `✗ #${closedB!.id} is closed: reopen it first`,
+      'error: 2 of 2 failed',
+      `  closed, reopen first: ${formatRanges([closedA!.id, closedB!.id], '#')}`,
+      '',
+    ]);
+
+    const [busyA, busyB] = closable(2);
+    busyA!.ticketStatusId = IN_PROGRESS;
+    busyB!.ticketStatusId = IN_PROGRESS;
+    const reopened = await h.cli(['reopen', ...ids([busyA!, busyB!]), '--concurrency', '1']);
+    expect(reopened.code).toBe(1);
+    expect(reopened.stderr.split('\n')).toEqual([
+      `✗ #${busyA!.id} is In Progress, not resolved or closed: nothing to re-open`,
+      `✗ #${busyB!.id} is In Progress, not resolved or closed: nothing to re-open`,
+      'error: 2 of 2 failed',
+      `  not resolved or closed, nothing to re-open: ${formatRanges([busyA!.id, busyB!.id], '#')}`,
+      '',
+    ]);
+    // The JSON Line says it as the text line does.
+    const json = await h.cli(['--json', 'reopen', ...ids([busyA!, busyB!]), '--concurrency', '1']);
+    expect(jsonLines(json.stdout)[0]).toEqual({ id: busyA!.id, ok: false, error: 'is In Progress, not resolved or closed: nothing to re-open' });
+  });
+
+  it('say it of a single ID in one line, with the way on', async () => {
+    const [closed] = closable(1);
+    closed!.ticketStatusId = CLOSED;
+    const result = await h.cli(['resolve', String(closed!.id), '--details', 'done']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`error: ticket #${closed!.id} is closed: reopen it first\nhint: run "tkt reopen ${closed!.id}", then resolve it\n`);
   });
 });
 

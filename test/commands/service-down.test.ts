@@ -51,7 +51,7 @@ describe('a service that refuses the connection', () => {
     const result = await h.cli(['--profile', 'prod', 'close', '1031', '1030', '--concurrency', '1']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `\n${hintFor(new URL(stopped).host, "profile prod's URL")}; the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done (--json marks those not started "notStarted")\n`,
+      `\n${hintFor(new URL(stopped).host, "profile prod's URL")}; the service could not be reached, so every other ID would fail too: once it can be, run again for the IDs not done, listed above\n`,
     );
   });
 });

@@ -91,7 +91,7 @@ describe.skipIf(skip)('tkt close - with the IDs typed at a terminal', () => {
       '^C',
       'error: interrupted: 0 of 1 done, 1 not started',
       `  not started: #${ticket.id}`,
-      'hint: to finish, run again for the IDs not started: --json marks them "notStarted"',
+      'hint: to finish, run again for the IDs not started, listed above',
       '[exit 130]',
     ]);
     expect(statusOf(ticket.id)).toBe(OPEN);
