@@ -131,7 +131,7 @@ export const HELP_TOPICS = {
       '  `{"id":13,"ok":false,"status":404,"error":"not found (HTTP 404): ...","body":...}`; `error`',
       '  says what happened as the text line does (`permission denied (HTTP 403)`, `connection refused:',
       '  POST ...`); a success that changed nothing carries its `note`',
-      '  (`{"id":12,"ok":true,"note":"already open, nothing changed"}`: assign, reopen and pickup sent',
+      '  (`{"id":12,"ok":true,"note":"already open, nothing changed"}`: assign, reopen, pickup and update sent',
       "  nothing); a pickup of another technician's ticket names them in `previousAssignee`.",
       '- `-q`: IDs for `list` and `metadata --collection NAME` (an item without an ID: its name; without',
       '  `--collection`, exit 2), the new ID for `create`, nothing for actions that succeed. Without it, a',
