@@ -41,13 +41,16 @@ export function dedupOptions(flags: DedupFlags): DedupOptions {
   };
 }
 
+/** What a create with a key starts from: the endpoint, the values given, the create as planned, and whether it is a dry run. */
+export interface KeyedCreateInput {
+  endpoint: CreateEndpoint;
+  values: RawFieldValues;
+  create: PlannedRequest;
+  dryRun: boolean;
+}
+
 /** The create, and the requester reply that carries the same occurrence to an existing ticket. */
-export async function dedupCreateSpec(
-  ctx: Context,
-  lookups: Lookups,
-  dedup: DedupOptions & { key: string },
-  create: { endpoint: CreateEndpoint; values: RawFieldValues; create: PlannedRequest; dryRun: boolean },
-): Promise<DedupCreate> {
+export async function dedupCreateSpec(ctx: Context, lookups: Lookups, dedup: DedupOptions & { key: string }, create: KeyedCreateInput): Promise<DedupCreate> {
   const { requester, description } = create.values;
   // The files the create would send, under the names it would send them by.
   const files = create.create.form?.files ?? [];

@@ -2,13 +2,10 @@
 // the same code (src/dedup/): an assistant that gave up on a create at its timeout never saw the
 // new ID, and the call it sends again adds to that ticket instead of opening a second one.
 import { z } from 'zod';
-import type { PlannedRequest } from '../cmdutil/dry-run.js';
 import { cleanErrorText } from '../cmdutil/error-text.js';
 import type { Context } from '../context/context.js';
 import { createOnce, type DedupAction, type DedupDecision, type DedupDone } from '../dedup/create.js';
-import { dedupCreateSpec, type DedupOptions } from '../dedup/options.js';
-import type { CreateEndpoint } from '../fields/created.js';
-import type { RawFieldValues } from '../fields/options.js';
+import { dedupCreateSpec, type DedupOptions, type KeyedCreateInput } from '../dedup/options.js';
 import type { Lookups } from '../lookups/types.js';
 import { dryRunOutput } from './change.js';
 import { defined } from './summary.js';
@@ -38,12 +35,7 @@ const DONE: Record<DedupAction, (id: number, key: string) => string> = {
  * is an error after a ticket was acted on: not an error result, since the ticket exists and an
  * assistant told of a failure would send the call again.
  */
-export async function createWithKey(
-  ctx: Context,
-  lookups: Lookups,
-  dedup: DedupOptions & { key: string },
-  create: { endpoint: CreateEndpoint; values: RawFieldValues; create: PlannedRequest; dryRun: boolean },
-): Promise<ToolOutput> {
+export async function createWithKey(ctx: Context, lookups: Lookups, dedup: DedupOptions & { key: string }, create: KeyedCreateInput): Promise<ToolOutput> {
   const notes: string[] = [];
   const noting: Context = { ...ctx, output: { ...ctx.output, warning: async (text) => void notes.push(cleanErrorText(text.trim())) } };
   const spec = await dedupCreateSpec(noting, lookups, dedup, create);
