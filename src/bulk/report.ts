@@ -122,24 +122,23 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
       ? `; look at those ${json ? 'marked "inDoubt"' : 'in doubt'} first (${showCommand}): they may have been carried out`
       : '';
   /**
-   * How to finish a run that stopped early, where the run's own output names the IDs to run again
-   * for: its JSON Lines mark them; a text summary lists them, unless it cut their list short.
+   * How to finish a run that stopped early: run again for the IDs `which` (not started; or not
+   * done, those that failed as the run stopped too), where the run's own output names them: its
+   * JSON Lines mark those not started; a text summary lists them, unless it cut their list short.
    */
-  function finishHint(run: BulkRun, notStartedCut: boolean): string | undefined {
-    if (run.notStarted.length === 0) {
-      const inDoubt = run.results.filter((result) => result.inDoubt);
-      if (inDoubt.length === 0) return undefined;
-      return single
-        ? changeInDoubtHint(options.run, inDoubt[0]!.id)
-        : `look at the IDs in doubt (${showCommand}) before running them again: they may have been carried out`;
-    }
-    const where = json ? ': --json marks them "notStarted"' : notStartedCut ? `: ${CUT_SHORT}` : ', listed above';
-    return `to finish, run again for the IDs not started${where}${inDoubtFirst(run)}`;
+  function rerunHint(run: BulkRun, notStartedCut: boolean, which: 'not started' | 'not done'): string {
+    const those = which === 'not started' ? 'them' : 'those not started';
+    const where = json ? `: --json marks ${those} "notStarted"` : notStartedCut ? `: ${CUT_SHORT}` : ', listed above';
+    return `run again for the IDs ${which}${where}${inDoubtFirst(run)}`;
   }
-  /** stopHint's way on: the IDs not done are those that failed as the run stopped, and those not started. */
-  function rerunNotDone(run: BulkRun, notStartedCut: boolean): string {
-    const where = json ? ' (--json marks those not started "notStarted")' : notStartedCut ? ` (those not started: ${CUT_SHORT})` : ', listed above';
-    return `run again for the IDs not done${where}${inDoubtFirst(run)}`;
+  /** The hint of an interrupted run: to finish it, or, with every ID started, to look at those in doubt. */
+  function finishHint(run: BulkRun, notStartedCut: boolean): string | undefined {
+    if (run.notStarted.length > 0) return `to finish, ${rerunHint(run, notStartedCut, 'not started')}`;
+    const inDoubt = run.results.filter((result) => result.inDoubt);
+    if (inDoubt.length === 0) return undefined;
+    return single
+      ? changeInDoubtHint(options.run, inDoubt[0]!.id)
+      : `look at the IDs in doubt (${showCommand}) before running them again: they may have been carried out`;
   }
 
   async function humanLine(result: BulkResult): Promise<void> {
@@ -282,7 +281,7 @@ export function createBulkReporter(io: IO, options: BulkReporterOptions): BulkRe
         // Exits as the refusal does (4 or 5; 1 for a service not reached); a 401 gets main.ts's login hint.
         throw new ItemFailedError(`stopped at #${stoppedBy.id}: ${failureGroup(stoppedBy)}${notStarted}`, stoppedBy.failure, {
           details,
-          hint: stopHint(stoppedBy.failure, rerunNotDone(run, notStartedCut)),
+          hint: stopHint(stoppedBy.failure, rerunHint(run, notStartedCut, 'not done')),
         });
       }
       const inDoubt = failed.filter((result) => result.inDoubt).length;

@@ -722,7 +722,7 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
     const json = await h.cli(['--json', 'close', '-', '--concurrency', '1'], { env: frontEnv(h, server), stdin: '1001\n1002\n' });
     expect(jsonLines(json.stdout)[1]).toEqual({ id: 1002, ok: false, notStarted: true, error: 'not started: the run stopped at #1001 (connection refused)' });
     // The hint names what this run printed: with --json, the lines that mark them.
-    expect(json.stderr).toMatch(/once it can be, run again for the IDs not done \(--json marks those not started "notStarted"\)\n$/);
+    expect(json.stderr).toMatch(/once it can be, run again for the IDs not done: --json marks those not started "notStarted"\n$/);
   });
 
   it('a refused connection at a terminal, the list of IDs not started cut short: the hint says where a run lists every one', async () => {
@@ -734,7 +734,7 @@ describe('ID... commands refused or unreachable, in JSON Lines', () => {
     const error = await rejectionOf(runClose(closeOptions(every, { concurrency: '1' }), ctx));
     expect((error as Error).message).toBe('stopped at #900000: connection refused; 59 of 60 not started');
     expect((error as TktError).hint).toMatch(
-      /once it can be, run again for the IDs not done \(those not started: at a terminal their list is cut short \(a log, 2>FILE, or --json has every ID\)\)$/,
+      /once it can be, run again for the IDs not done: at a terminal their list is cut short \(a log, 2>FILE, or --json has every ID\)$/,
     );
   });
 });
