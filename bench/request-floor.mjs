@@ -12,7 +12,7 @@
 // GNU time wraps every child alike, tkt's, the floor's and node -e 0's.
 // Targets: tkt at most 1.4x the floor's time; tkt's peak RSS at most 1.2x node -e 0's.
 //
-//   npm run build && node bench/request-floor.mjs [--runs 20] [--node PATH]
+//   npm run build && node bench/request-floor.mjs [--runs 20] [--node PATH] [--bin path/to/other/bin/tkt.js]
 //
 // --installed runs tkt as an npm global install does: a copy of the build under a prefix, through
 // the link in PREFIX/bin (the checkout's short path hides what Node 22+ pays at start for a longer
@@ -20,6 +20,8 @@
 // ~/.cache/tkt-ci-node/node-v24.21.0/bin/node. Every close and pickup run gets a ticket of its own,
 // created open and unassigned through the API beforehand (not timed); attach adds a 1 MB .log
 // file to one ticket made for it, so that `show 1013` prints the same ticket every run.
+// --bin adds another build's run of each command in the same rounds, in a config folder of its
+// own (its own lookup and code cache): a before and after, its time as a ratio to this build's.
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -43,11 +45,16 @@ const MAX_RSS_RATIO = 1.2;
 const SHOWN_TICKET = '1013';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, node: { type: 'string' }, installed: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    node: { type: 'string' },
+    installed: { type: 'boolean', default: false },
+    bin: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
-  console.error('usage: node bench/request-floor.mjs [--runs N] [--node PATH] [--installed]');
+  console.error('usage: node bench/request-floor.mjs [--runs N] [--node PATH] [--installed] [--bin path/to/bin/tkt.js]');
   process.exit(2);
 }
 
@@ -139,7 +146,10 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
   await writeFile(upload, `${'a log line of the 1 MB upload'.padEnd(63, '.')}\n`.repeat(16_384));
 
   // Each run of close and pickup, timed or not, on each Node, for tkt and for the floor: a ticket.
-  const freshIds = await createOpenTickets(sandbox.url, token, nodes.length * 2 * 2 * (runs + 1) + 1);
+  const otherEnv = { ...env, TKT_CONFIG_DIR: join(dir, 'other-build') };
+  if (values.bin !== undefined) mkdirSync(otherEnv.TKT_CONFIG_DIR);
+  const runners = values.bin === undefined ? 2 : 3;
+  const freshIds = await createOpenTickets(sandbox.url, token, nodes.length * 2 * runners * (runs + 1) + 1);
   const attachTo = String(freshIds.pop());
   const takeId = () => String(freshIds.shift());
   const commands = commandsOf({ userId, attachTo, upload });
@@ -153,6 +163,10 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
       const commandEnv = { ...env, ...command.env };
       cases.push(childCase(`tkt ${command.name}`, node, commandEnv, () => [tktBin, ...command.tkt(idFor())], command.prints[0]));
       cases.push(childCase(`floor ${command.name}`, node, commandEnv, () => [floorScript, ...command.floor(idFor())], command.prints[1]));
+      if (values.bin !== undefined) {
+        const env = { ...otherEnv, ...command.env };
+        cases.push(childCase(`--bin ${command.name}`, node, env, () => [values.bin, ...command.tkt(idFor())], command.prints[0]));
+      }
     }
     const results = await interleavedRuns(cases, runs);
     const medianOf = (name, key) => median(results.get(name).map((result) => result[key]));
@@ -166,6 +180,8 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
         command: command.name,
         tkt,
         floor,
+        other:
+          values.bin === undefined ? undefined : { seconds: medianOf(`--bin ${command.name}`, 'seconds'), peakKb: medianOf(`--bin ${command.name}`, 'peakKb') },
         timeRatio: tkt.seconds / floor.seconds,
         rssRatio: tkt.peakKb / baseline.peakKb,
         baseline,
@@ -190,6 +206,15 @@ await withLoggedInSandbox('tkt-bench-floor-', async ({ sandbox, token, userId, d
   const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column].length)));
   for (const cells of [header, widths.map((width) => '-'.repeat(width)), ...table]) {
     console.log(`| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`);
+  }
+  if (values.bin !== undefined) {
+    console.log(`\n--bin ${values.bin}, in the same rounds:`);
+    for (const row of rows) {
+      const { other, tkt, floor } = row;
+      console.log(
+        `${row.node} ${row.command}: ${ms(other.seconds)} (${(other.seconds / floor.seconds).toFixed(2)}x the floor; this build ${(tkt.seconds / other.seconds).toFixed(3)}x its time), ${megabytes(other.peakKb)}`,
+      );
+    }
   }
   const missed = rows.filter((row) => row.timeRatio > MAX_TIME_RATIO || row.rssRatio > MAX_RSS_RATIO).length;
   console.log(`targets: ${rows.length - missed} of ${rows.length} commands meet both`);
