@@ -13,7 +13,7 @@ import { ExitCode, UsageError } from './errors.js';
 import { quotedValue, shellWord } from './util/shell-word.js';
 import { HELP_WIDTH, helpForWidth, reflow, terminalColumns } from './output/reflow.js';
 import { aliasHelpSection, aliasesOnFile } from './desk/alias-help.js';
-import { assertNoValueReadAsIds, explainUsageErrors, type AliasCall } from './cmdutil/usage-errors.js';
+import { assertNoIdsFromStdin, assertNoValueReadAsIds, explainUsageErrors, type AliasCall } from './cmdutil/usage-errors.js';
 import { kebabCase, LIST_TYPES } from './listing/query.js';
 
 const EXAMPLES = `
@@ -139,6 +139,7 @@ export async function runWithCommander(
     const flags = optionFlagsAbove(actionCommand);
     assertNoOptionTakenAsValue(line, flags);
     assertNoValueAsId(line.slice((commandWordIndex(line, program) ?? line.length) + 1), actionCommand, flags, alias);
+    assertNoIdsFromStdin(line, actionCommand);
   });
   await program.parseAsync(line, { from: 'user' });
 }

@@ -79,6 +79,8 @@ function parse(argv: readonly string[], table: ArgvTable): QuickCommandLine {
   const parsed = parseOptions(top.unknown, own, { leaf: true, digitShort: command.digitShort });
   if (parsed.unknown.length > 0) throw new LeftToCommander();
   const args = processArguments(command, [...top.operands.slice(1), ...parsed.operands]);
+  // "-" for a command's one ID (`update -`): the full CLI refuses it with a loop over stdin's IDs.
+  if (command.arguments[0]?.variadic === false && typeof args[0] === 'string' && args[0].trim() === '-') throw new LeftToCommander();
   const globals = new Set(command.options.filter((option) => option.global).map((option) => option.attribute));
   const opts = Object.fromEntries(Object.entries(own.values).filter(([attribute]) => !globals.has(attribute)));
   return { command: command.names[0]!, args, opts, runOptions: { ...own.values, ...program.values, ...own.given() }, programOpts: program.values };

@@ -231,7 +231,7 @@ function unknownCommand(command: Command, program: Command, argv: readonly strin
  * with "$id" for the ID, once for each of `ids` as typed, or of those on stdin, one a line, as
  * `tkt list -q` prints them.
  */
-export function updateLoopHint(line: string, ids: readonly string[] | 'stdin'): string {
+function updateLoopHint(line: string, ids: readonly string[] | 'stdin'): string {
   const each = `do ${line}; done`;
   if (ids === 'stdin') return `for several, one a line on stdin: ... | while read -r id; ${each}`;
   return `update takes one ticket ID; for several: for id in ${ids.map(shellWord).join(' ')}; ${each}`;
@@ -260,6 +260,12 @@ function lineForEachId(argv: readonly string[], command: Command): string {
     else if (argument === 2) words.push('"$id"');
   }
   return ['tkt', ...words].join(' ');
+}
+
+/** `tkt update -`: update changes one ticket and reads no IDs from stdin; the hint loops over those on stdin. */
+export function assertNoIdsFromStdin(argv: readonly string[], command: Command): void {
+  if (commandPath(command).join(' ') !== 'update' || command.args[0]?.trim() !== '-') return;
+  throw new UsageError('update takes one ticket ID, not "-" (IDs from stdin)', { hint: updateLoopHint(lineForEachId(argv, command), 'stdin') });
 }
 
 function excessArguments(command: Command, argv: readonly string[], message: string, words: UsageWords): string {

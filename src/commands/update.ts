@@ -19,7 +19,6 @@ import type { UpdateAnswers } from '../prompts/fill.js';
 import { sameId } from '../util/same-id.js';
 import { alreadyHeldNote } from '../reading/unchanged.js';
 import { tktCommand } from '../config/session.js';
-import { shellWord } from '../util/shell-word.js';
 import { parseTicketId } from '../util/ids.js';
 import { dryRunOption, idArgument } from './shared-options.js';
 
@@ -52,7 +51,6 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
-  if (options.id.trim() === '-') throw await stdinIdsError(options, ctx);
   const id = parseTicketId(options.id);
   assertFieldsApply('update', options.values, 'tkt update');
   const lookups = createLookups(ctx);
@@ -132,12 +130,4 @@ async function tellUnchanged(ctx: Context, id: number, note: string, dryRun: boo
   if (dryRun) return printUnchangedDryRun(ctx, id, note);
   const { createDonePrinter } = await import('../bulk/done-line.js');
   await createDonePrinter(ctx.io, ctx.output, 'updated')({ id, ok: true, note });
-}
-
-/** `tkt update -`: update changes one ticket, and reads no IDs from stdin; the hint loops over them. */
-async function stdinIdsError(options: UpdateOptions, ctx: Context): Promise<UsageError> {
-  const { updateLoopHint } = await import('../cmdutil/usage-errors.js');
-  const flags = givenKeys(options.values).map((key) => `${flagOf(key)} ${shellWord(String(options.values[key]))}`);
-  const line = tktCommand(ctx, ['update', '"$id"', ...flags, ...(options.dryRun === true ? ['--dry-run'] : [])].join(' '));
-  return new UsageError('update takes one ticket ID, not "-" (IDs from stdin)', { hint: updateLoopHint(line, 'stdin') });
 }
