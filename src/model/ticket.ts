@@ -173,10 +173,16 @@ function firstName(obj: unknown, names: readonly string[]): string | undefined {
   return undefined;
 }
 
+// A date and time with no offset nor Z (`2026-11-28T17:13:18.133`, as .NET writes an unspecified
+// DateTime): the spec gives no zone. Date would read it as the local time of whoever runs tkt,
+// so the same ticket would be due at other instants in other zones; it is read as UTC (README,
+// Dates and times). A date alone is UTC already.
+const NO_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+
 function dateOf(obj: unknown, names: readonly string[]): Date | undefined {
   const value = field(obj, ...names);
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const date = new Date(value);
+  const date = new Date(typeof value === 'string' ? value.trim().replace(NO_OFFSET, '$1T$2Z') : value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 

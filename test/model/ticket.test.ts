@@ -2,6 +2,7 @@
 // most of the detail open) reads the same.
 import { describe, expect, it } from 'vitest';
 import { readListItem, readTicket } from '../../src/model/ticket.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 
 describe('readListItem', () => {
   it('reads the sandbox list item (ticketId, subject, plain names)', () => {
@@ -236,5 +237,24 @@ describe('readTicket', () => {
       requesterEmail: undefined,
       templateId: undefined,
     });
+  });
+});
+
+describe('times without an offset', () => {
+  // Far from UTC, so that reading them as local time would move them by hours.
+  useTimeZone('America/Los_Angeles');
+
+  it('are read as UTC, as a .NET service that drops the Z means them, not as the local time of whoever runs tkt', () => {
+    const item = readListItem({ ticketId: 1, dueDate: '2026-11-28T17:13:18.133', createdDate: '2026-11-28 09:00:00' });
+    expect(item.due?.toISOString()).toBe('2026-11-28T17:13:18.133Z');
+    expect(item.created?.toISOString()).toBe('2026-11-28T09:00:00.000Z');
+    const ticket = readTicket({ id: 1, updatedOn: '2026-11-28T17:13:18.1234567' });
+    expect(ticket.updated?.toISOString()).toBe('2026-11-28T17:13:18.123Z');
+  });
+
+  it('keep an offset or Z they carry, and a date alone stays that day', () => {
+    expect(readListItem({ ticketId: 1, dueDate: '2026-11-28T17:13:18-08:00' }).due?.toISOString()).toBe('2026-11-29T01:13:18.000Z');
+    expect(readListItem({ ticketId: 1, dueDate: '2026-11-28T17:13:18Z' }).due?.toISOString()).toBe('2026-11-28T17:13:18.000Z');
+    expect(readListItem({ ticketId: 1, dueDate: '2026-11-28' }).due?.toISOString()).toBe('2026-11-28T00:00:00.000Z');
   });
 });
