@@ -8,7 +8,7 @@ import type { ApiClient, ApiResponse, FormValue, RequestPlan, TicketId } from '.
 import { InterruptedError, OperationError, StoppedBeforeSendingError, TicketStateError, UsageError } from '../errors.js';
 import { ME, personLabel, type Lookups, type TypedOption } from '../lookups/types.js';
 import { fieldsFor } from '../model/fields.js';
-import { isSettledStatusName, readTicket, type Ticket } from '../model/ticket.js';
+import { isOpenStatusName, isSettledStatusName, readTicket, type Ticket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
 import type { IdCommandSpec } from './id-command.js';
 import { currentUpdateForm, mergeUpdateForm, type HeldValue } from '../fields/update-form.js';
@@ -383,8 +383,9 @@ export async function reopenRequest(lookups: Lookups, status: string | undefined
   // An open ticket in another status is no re-open: it answered "reopened" and set an In Progress ticket to Open.
   const refuse = (current: unknown, id: TicketId) => {
     const ticket = readTicket(current);
-    // A ticket that names no status cannot be told open: sent as before.
-    if (ticket.settled || ticket.status === undefined) return;
+    // Refused only for a status known to be open: one that names none, or a name tkt cannot
+    // place (a service names its statuses), is sent, and the service decides.
+    if (ticket.settled || ticket.status === undefined || !isOpenStatusName(ticket.status)) return;
     throw new TicketStateError(
       id,
       `is ${sanitizeInline(ticket.status)}, not resolved or closed: nothing to re-open`,

@@ -221,11 +221,20 @@ function readField(obj: unknown, members: MemberNames): FieldReading {
 
 // A resolved or closed ticket is never overdue, whatever its due date said (docs/service.md 4.1: overdue is
 // "past due date and not resolved/closed").
-const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed)\b/i;
+// The spec lets a service name its statuses; these are the words services give settled ones.
+const SETTLED_STATUS = /\b(resolved|closed|completed|cancell?ed|done|solved)\b/i;
 
 /** Whether a status of this name settles a ticket (resolved, closed...): no open status. */
 export function isSettledStatusName(name: string): boolean {
   return SETTLED_STATUS.test(name);
+}
+
+// Words of open statuses (the sandbox's among them): a ticket known to be open.
+const OPEN_STATUS = /\b(open|new|in progress|pending|on hold|hold|waiting|awaiting|escalated|assigned|active|re-?opened|triage)\b/i;
+
+/** Whether a status of this name is one of an open ticket; a name that is neither this nor settled is not known either way. */
+export function isOpenStatusName(name: string): boolean {
+  return OPEN_STATUS.test(name) && !isSettledStatusName(name);
 }
 
 /**

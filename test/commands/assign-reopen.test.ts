@@ -259,6 +259,23 @@ describe('tkt reopen', () => {
     expect(ticket!.ticketStatusId).toBe(IN_PROGRESS);
   });
 
+  it('re-opens a ticket whose status has a name tkt cannot place (a service names its statuses): the service decides', async () => {
+    // A service whose closed status is Shipped: no word tkt knows.
+    const renamed = [[CLOSED, 'Shipped']] as const;
+    const statuses = h.sandbox.state.lookups.status;
+    const names = new Map(statuses.map((status) => [status.id, status.status]));
+    for (const [id, name] of renamed) statuses.find((status) => status.id === id)!.status = name;
+    try {
+      const tickets = unusedTickets(h, 2, (t) => t.ticketStatusId === CLOSED);
+      const result = await h.cli(['reopen', ...ids(tickets), '--refresh']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(tickets.map((t) => t.ticketStatusId)).toEqual([OPEN, OPEN]);
+    } finally {
+      for (const status of statuses) status.status = names.get(status.id)!;
+    }
+  });
+
   it('reports a missing ticket among others as exit 1, the others done', async () => {
     const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
     const result = await h.cli(['reopen', String(ticket!.id), '999999']);
@@ -365,7 +382,7 @@ describe('tkt assign and tkt reopen of one ticket', () => {
   });
 
   it('--dry-run still names the user and the status it would set', async () => {
-    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED);
+    const [ticket] = unusedTickets(h, 1, (t) => t.ticketStatusId === RESOLVED && t.assignedUser !== userId(h, 'admin'));
     await rm(join(h.configDir, 'cache'), { recursive: true, force: true });
     const assign = await h.cli(['assign', String(ticket!.id), '@me', '--dry-run']);
     expect(assign.code, assign.stderr).toBe(0);

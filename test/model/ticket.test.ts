@@ -98,6 +98,9 @@ describe('readListItem', () => {
     expect(readListItem({ status: 'Open' }).overdue).toBeUndefined();
     expect(readListItem({ status: 'Resolved' })).toMatchObject({ overdue: false, settled: true });
     expect(readListItem({ status: 'Open', isClosed: true })).toMatchObject({ overdue: false, settled: true });
+    // Names services give their settled statuses (the spec lets each name its own).
+    for (const status of ['Done', 'Solved', 'Closed - duplicate']) expect(readListItem({ status })).toMatchObject({ overdue: false, settled: true });
+    for (const status of ['Open', 'Awaiting customer']) expect(readListItem({ status }).settled, status).toBe(false);
   });
 
   it('reads nothing from what is not an object, and no ID from an empty one', () => {
