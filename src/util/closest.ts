@@ -1,7 +1,7 @@
 // The word meant by a misspelt one, for a usage error's "(Did you mean ...?)" and a template's or
 // a lookup's "did you mean": commander's own rule (the fewest edits, a swap of two letters counting
 // as one, and more than 40% of the word kept), with a word typed as the start of only one
-// candidate ("del" for delete) first. The edit distance also orders a lookup's candidates.
+// candidate ("del" for delete) first, then one typed with more after it. The edit distance also orders a lookup's candidates.
 
 /** Edits from `a` to `b`: insertions, deletions, substitutions, and swaps of neighbours. */
 export function editDistance(a: string, b: string): number {
@@ -23,6 +23,10 @@ export function closestWord(typed: string, candidates: readonly string[]): strin
   if (word.length < 2) return undefined;
   const started = [...new Set(candidates.filter((candidate) => bare(candidate).startsWith(word)))];
   if (started.length === 1) return started[0];
+  // A candidate with more typed after it (`my-escalated-tickets` for my-escalated): the longest
+  // such, if it is most of the word; the fewest edits would pick a word of the same length.
+  const within = candidates.filter((candidate) => word.startsWith(bare(candidate))).sort((a, b) => bare(b).length - bare(a).length)[0];
+  if (within !== undefined && bare(within).length / word.length > 0.4) return within;
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const distance = editDistance(word, bare(candidate));

@@ -15,6 +15,14 @@ describe('closestWord', () => {
     expect(closestWord('del', ['delete', 'help', 'list', 'set'])).toBe('delete');
   });
 
+  it('takes the longest candidate a word starts with, more added: a view typed with the -tickets most views end in', () => {
+    const views = ['my-tickets', 'my-open-tickets', 'my-escalated', 'all-escalated', 'my-completed-tickets', 'completed-tickets', 'my-completed-tasks'];
+    expect(closestWord('my-escalated-tickets', views)).toBe('my-escalated');
+    expect(closestWord('my-open-tickets2', views)).toBe('my-open-tickets');
+    // Too little of the word for the candidate to be what was meant.
+    expect(closestWord('my-tickets-of-last-week-for-printers', views)).toBeUndefined();
+  });
+
   it('counts insertions, deletions, substitutions and a swap of neighbours as one edit each', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);
