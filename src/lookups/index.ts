@@ -302,11 +302,6 @@ export interface LookupOptions {
    * cache cost one request per source, not one each.
    */
   fetching?: Map<string, Promise<Collections>>;
-  /**
-   * A name unknown to lookups read from the cache is looked for once more in the service's
-   * lists: for a caller that cannot pass --refresh (tkt mcp, README: Assistants).
-   */
-  refetchUnknown?: boolean;
   /** People are listed in errors whoever runs: an assistant's (tkt mcp), read by it, not kept in a log. */
   listPeople?: boolean;
   /**
@@ -400,14 +395,17 @@ export function createLookups(ctx: LookupContext, options: LookupOptions = {}): 
     return (await entries(kind)).find((e) => lower(String(e.id)) === wanted);
   }
 
-  /** The entry `text` names; a name unknown to cached lookups looked for again, when asked to. */
+  /**
+   * The entry `text` names. A name unknown to lookups read from the cache is looked for once more
+   * in the service's lists: one renamed or added since they were cached (README: Lookup names).
+   */
   async function matchLoaded(kind: LookupKind, text: string, typed: TypedOption | undefined): Promise<LookupEntry> {
     const { source } = KINDS[kind];
     const { collections, fetched } = await load(source);
     try {
       return matchEntry(kind, text, collections[kind] ?? [], typed, ctx, unlistedPeople);
     } catch (error) {
-      if (!options.refetchUnknown || fetched || !(error instanceof LookupError) || error.reason !== 'unknown') throw error;
+      if (fetched || !(error instanceof LookupError) || error.reason !== 'unknown') throw error;
       return matchEntry(kind, text, (await load(source, true)).collections[kind] ?? [], typed, ctx, unlistedPeople);
     }
   }

@@ -59,5 +59,5 @@ export function callScope(ctx: Context, shared: ServerShared, cancelled: AbortSi
     ...login,
     api: async () => stoppingClient(await login.api(), signal, cancelled, () => stopWords(ctx)),
   };
-  return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, refetchUnknown: true, listPeople: true, cancelled }) };
+  return { ctx: callCtx, lookups: createLookups(callCtx, { fetching: shared.fetching, listPeople: true, cancelled }) };
 }

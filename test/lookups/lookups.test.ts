@@ -209,6 +209,22 @@ describe('cache', () => {
     expect(lookupRequests()).toEqual({ ...afterFirst, metadata: afterFirst.metadata + 1 });
   });
 
+  it("looks for a name the cached lists do not know once more in the service's: a status renamed since they were cached", async () => {
+    await createLookups((await h.context({ globals: { refresh: true } })).ctx).entries('status');
+    const status = h.sandbox.state.lookups.status.find((s) => s.status === 'Closed')!;
+    status.status = 'Shipped';
+    try {
+      const before = lookupRequests();
+      expect(await createLookups((await h.context()).ctx).resolve('status', 'shipped')).toBe(status.id);
+      expect(lookupRequests()).toEqual({ ...before, app: before.app + 1 });
+      // Still unknown once looked for again: refused, after one more look only.
+      await usageError(createLookups((await h.context()).ctx).resolve('status', 'limbo'));
+      expect(lookupRequests()).toEqual({ ...before, app: before.app + 2 });
+    } finally {
+      status.status = 'Closed';
+    }
+  });
+
   it('keeps the cache per base URL', async () => {
     await createLookups((await h.context({ globals: { refresh: true } })).ctx).entries('site');
     const other = await createHarness();
