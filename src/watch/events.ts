@@ -5,16 +5,20 @@
 // section 13 gives it in the event's shape): empty when there are none.
 import { readListItem, type ConversationEntry } from '../model/ticket.js';
 
-/** What a watch keeps of a ticket between polls, and prints with each event. */
+/**
+ * What a watch keeps of a ticket between polls, and prints with each event. A field is null when
+ * the service says it is empty, and undefined (absent from --state) when it does not say: the
+ * spec names no list item's members, and a service's may carry fewer than the sandbox's.
+ */
 export interface WatchedTicket {
   id: number | string;
-  title: string | null;
-  status: string | null;
-  priority: string | null;
-  assignee: string | null;
-  requester: string | null;
+  title?: string | null;
+  status?: string | null;
+  priority?: string | null;
+  assignee?: string | null;
+  requester?: string | null;
   /** ISO 8601. */
-  due: string | null;
+  due?: string | null;
   /** Conversation entries seen (`tkt watch ID...` only). */
   replies?: number | undefined;
 }
@@ -58,27 +62,71 @@ export interface WatchEvent {
   /** removed only. */
   reason?: RemovedReason;
   replies?: Reply[];
-  ticket: Omit<WatchedTicket, 'replies'>;
+  /** Every field given: null for one the service has not said (docs/cli.md section 13 gives the event's shape). */
+  ticket: ShownTicket;
 }
 
-/** A list item (or a detail) as a watch keeps it; undefined when it has no ID. */
+type ShownField = WatchedField | 'requester';
+export type ShownTicket = { id: number | string } & Record<ShownField, string | null>;
+const SHOWN_FIELDS: readonly ShownField[] = [...WATCHED_FIELDS, 'requester'];
+
+/** A list item (or a detail) as a watch keeps it, each field it does not carry left out; undefined when it has no ID. */
 export function watchedTicket(raw: unknown, conversation?: readonly ConversationEntry[]): WatchedTicket | undefined {
   const item = readListItem(raw);
   if (item.id === undefined) return undefined;
-  return {
-    id: item.id,
-    title: item.title ?? null,
-    status: item.status ?? null,
-    priority: item.priority ?? null,
-    assignee: item.assignee ?? null,
-    requester: item.requester ?? null,
-    due: item.due?.toISOString() ?? null,
-    ...(conversation === undefined ? {} : { replies: conversation.length }),
+  const values: Record<ShownField, string | undefined> = {
+    title: item.title,
+    status: item.status,
+    priority: item.priority,
+    assignee: item.assignee,
+    requester: item.requester,
+    due: item.due?.toISOString(),
   };
+  const ticket: WatchedTicket = { id: item.id };
+  // The watch's names are the field table's keys.
+  for (const name of SHOWN_FIELDS) if (item.field(name).said) ticket[name] = values[name] ?? null;
+  if (conversation !== undefined) ticket.replies = conversation.length;
+  return ticket;
 }
 
-function shown({ replies: _replies, ...ticket }: WatchedTicket): WatchEvent['ticket'] {
-  return ticket;
+/** Whether the service left out a watched field of `ticket`, other than those of `besides`. */
+export function lacksWatchedField(ticket: WatchedTicket, besides: ReadonlySet<WatchedField>): boolean {
+  return WATCHED_FIELDS.some((name) => ticket[name] === undefined && !besides.has(name));
+}
+
+/** `ticket` with each field it does not say taken from `other`, a reading of the same ticket (its detail, or how it was last seen). */
+export function withFieldsOf(ticket: WatchedTicket, other: WatchedTicket | undefined): WatchedTicket {
+  if (other === undefined || !SHOWN_FIELDS.some((name) => ticket[name] === undefined && other[name] !== undefined)) return ticket;
+  const known = { ...ticket };
+  for (const name of SHOWN_FIELDS) if (known[name] === undefined) known[name] = other[name];
+  return known;
+}
+
+/**
+ * Each ticket of `after` with what it does not say as `before` last saw it: the snapshot kept, so
+ * that a change the service does not say now is told once it says it again.
+ */
+export function keepLastKnown(after: Snapshot, before: Snapshot | undefined): Snapshot {
+  if (before === undefined) return after;
+  return new Map([...after].map(([key, ticket]) => [key, withFieldsOf(ticket, before.get(key))]));
+}
+
+/** The watched fields that no ticket of `snapshot` says (undefined for no ticket): their changes cannot be told. */
+export function unsaidFields(snapshot: Snapshot): WatchedField[] | undefined {
+  if (snapshot.size === 0) return undefined;
+  const unsaid = new Set<WatchedField>(WATCHED_FIELDS);
+  // Most services' first ticket says every field.
+  for (const ticket of snapshot.values()) {
+    for (const name of unsaid) if (ticket[name] !== undefined) unsaid.delete(name);
+    if (unsaid.size === 0) break;
+  }
+  return [...unsaid];
+}
+
+function shown(ticket: WatchedTicket): ShownTicket {
+  const given: ShownTicket = { id: ticket.id, title: null, status: null, priority: null, assignee: null, requester: null, due: null };
+  for (const name of SHOWN_FIELDS) given[name] = ticket[name] ?? null;
+  return given;
 }
 
 /** Every ticket of `snapshot` as added (the first poll with --initial). */
@@ -86,9 +134,13 @@ export function addedEvents(snapshot: Snapshot, at: string): WatchEvent[] {
   return [...snapshot.values()].map((ticket) => ({ event: 'added', id: ticket.id, at, changes: {}, ticket: shown(ticket) }));
 }
 
+/** What changed of the fields both say: one not said is no change, to empty or from it. */
 function changesOf(old: WatchedTicket, now: WatchedTicket): Changes {
   const changes: Changes = {};
-  for (const name of WATCHED_FIELDS) if (old[name] !== now[name]) changes[name] = [old[name], now[name]];
+  for (const name of WATCHED_FIELDS) {
+    const [from, to] = [old[name], now[name]];
+    if (from !== undefined && to !== undefined && from !== to) changes[name] = [from, to];
+  }
   return changes;
 }
 
@@ -123,7 +175,7 @@ export function diffSnapshots(
   for (const [key, old] of before) {
     if (after.has(key)) continue;
     const departure = departures?.get(key);
-    const now = departure?.ticket ?? old;
+    const now = withFieldsOf(departure?.ticket ?? old, old);
     events.push({ event: 'removed', id: old.id, at, changes: changesOf(old, now), reason: departure?.reason ?? 'left the view', ticket: shown(now) });
   }
   return events;

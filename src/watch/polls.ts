@@ -2,7 +2,8 @@
 // `list --all`, with list's filters), or the detail of each given ticket. The service pages by
 // position, so a walk over a view that changes under it can miss a ticket that never left
 // (WalkChanges): a ticket of the previous poll that a walk misses is confirmed before it is told
-// removed (README, Watching).
+// removed. The spec names no list item's members: the watched fields an item does not carry are
+// read from the ticket's detail (README, Watching).
 import { plans } from '../api/plans.js';
 import { inLanes } from '../util/lanes.js';
 import type { Context } from '../context/context.js';
@@ -11,7 +12,16 @@ import { readTicket, type ConversationEntry } from '../model/ticket.js';
 import { buildFilter, checkFilterOptions, hasFilters, type ListFilterOptions, type TicketFilter } from '../listing/filter.js';
 import { PAGE_CONCURRENCY, WalkChanges, walkPages, type PageSource } from '../listing/pages.js';
 import { listSource, matchingPages, type ListSourceOptions } from '../listing/source.js';
-import { watchedTicket, type Departure, type Snapshot, type WatchedTicket } from './events.js';
+import {
+  lacksWatchedField,
+  watchedTicket,
+  withFieldsOf,
+  WATCHED_FIELDS,
+  type Departure,
+  type Snapshot,
+  type WatchedField,
+  type WatchedTicket,
+} from './events.js';
 
 export interface PollResult {
   snapshot: Snapshot;
@@ -37,7 +47,7 @@ const MAX_WALKS = 3;
 const FEW_MISSING = 10;
 /** Detail reads a poll spends on missing tickets (their reason and values now); past these, "not confirmed" and the values last seen. */
 export const MAX_CONFIRM_READS = 100;
-const CONFIRM_CONCURRENCY = 8;
+const DETAIL_CONCURRENCY = 8;
 
 /**
  * One walk of the view: its tickets; whether it saw the desk change under it; whether it was one
@@ -90,7 +100,7 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
     const changed = changes.failure() !== undefined;
     return { snapshot, changed, onePage: filled === 0 || (filled === 1 && firstShort), steadyCount: !changed && changes.lastTotal !== undefined };
   };
-  return async (pollCtx, previous) => {
+  const walkedPoll: Poll = async (pollCtx, previous) => {
     const departures = new Map<string, Departure>();
     // Values of missing tickets read that still exist and pass the filter tkt applies: only the
     // service's view can say whether they left it, by a walk that misses them again.
@@ -141,6 +151,36 @@ export async function viewPoll(options: ViewWatchOptions, ctx: Context): Promise
       missedBefore = new Set(remaining);
     }
   };
+  // Fields that the details read last did not say either: no ticket's detail is read for them alone.
+  const notInDetails = new Set<WatchedField>();
+  return async (pollCtx, previous) => {
+    const result = await walkedPoll(pollCtx, previous);
+    await completeFromDetails(pollCtx, result.snapshot, notInDetails);
+    return result;
+  };
+}
+
+/**
+ * Reads the detail of each ticket of `snapshot` whose list item lacks a watched field, and takes
+ * from it what the item did not say. A ticket gone since the walk keeps what its item said: the
+ * next poll misses it and confirms why. `notInDetails` learns the fields no detail read said.
+ */
+async function completeFromDetails(ctx: Context, snapshot: Snapshot, notInDetails: Set<WatchedField>): Promise<void> {
+  const keys = [...snapshot].filter(([, ticket]) => lacksWatchedField(ticket, notInDetails)).map(([key]) => key);
+  const said = new Set<WatchedField>();
+  let details = 0;
+  await readDetails(ctx, keys, (key, body) => {
+    const detail = body === GONE ? undefined : watchedTicket(body);
+    if (detail === undefined) return;
+    details++;
+    for (const name of WATCHED_FIELDS) if (detail[name] !== undefined) said.add(name);
+    snapshot.set(key, withFieldsOf(snapshot.get(key)!, detail));
+  });
+  if (details === 0) return;
+  for (const name of WATCHED_FIELDS) {
+    if (said.has(name)) notInDetails.delete(name);
+    else notInDetails.add(name);
+  }
 }
 
 function sameKeys(a: Snapshot, b: Snapshot): boolean {
@@ -159,14 +199,8 @@ async function confirm(
   departures: Map<string, Departure>,
   stillThere: Map<string, WatchedTicket | undefined>,
 ): Promise<void> {
-  if (keys.length === 0) return;
-  const api = await ctx.api();
-  await inLanes(keys, CONFIRM_CONCURRENCY, async (key) => {
-    let body: unknown;
-    try {
-      body = (await api.send(plans.getTicket(Number(key)), { signal: ctx.signal })).body;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
+  await readDetails(ctx, keys, (key, body) => {
+    if (body === GONE) {
       departures.set(key, { reason: 'deleted', ticket: undefined });
       return;
     }
@@ -174,6 +208,25 @@ async function confirm(
     if (readTicket(body).deleted !== undefined) departures.set(key, { reason: 'deleted', ticket: now });
     else if (filter?.test(body) === false) departures.set(key, { reason: 'left the view', ticket: now });
     else stillThere.set(key, now);
+  });
+}
+
+/** What readDetails gives for a ticket that is gone (404). */
+const GONE = Symbol('gone');
+
+/** Reads the detail of the ticket of each of `keys`, a few at once, and hands `each` its body (GONE for a 404). */
+async function readDetails(ctx: Context, keys: readonly string[], each: (key: string, body: unknown) => void): Promise<void> {
+  if (keys.length === 0) return;
+  const api = await ctx.api();
+  await inLanes(keys, DETAIL_CONCURRENCY, async (key) => {
+    let body: unknown;
+    try {
+      body = (await api.send(plans.getTicket(Number(key)), { signal: ctx.signal })).body;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      body = GONE;
+    }
+    each(key, body);
   });
 }
 

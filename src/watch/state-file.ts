@@ -3,7 +3,8 @@
 // also records whose watch it is: what it watches (a view and its options, or ticket IDs), the
 // service and the user; another watch reusing it would tell the difference between two sets of
 // tickets as a flood of events. A watch holds FILE.lock while it runs, so that runs started
-// together (cron) take turns and tell each event once (README, Watching).
+// together (cron) take turns and tell each event once; and the watched fields that the service
+// does not say, so that a cron job says so once (README, Watching).
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,7 @@ import { acquireLock, LockBusyError, type LockWait } from '../util/lock-file.js'
 import { shellWord } from '../util/shell-word.js';
 import { squash } from '../util/option-text.js';
 import { replaceFile } from '../util/replace-file.js';
-import type { Snapshot, WatchedTicket } from './events.js';
+import { WATCHED_FIELDS, type Snapshot, type WatchedField, type WatchedTicket } from './events.js';
 import type { ViewWatchOptions } from './polls.js';
 
 const VERSION = 1;
@@ -131,6 +132,8 @@ function checkHeader(state: { service?: unknown; user?: unknown; watching?: unkn
 export interface HeldState {
   file: string;
   kept: Snapshot | undefined;
+  /** The watched fields the service did not say at the last poll, told then. */
+  unwatchable: readonly WatchedField[];
   watcher: Watcher;
   release(): void;
 }
@@ -166,7 +169,7 @@ export async function holdState(file: string, watcher: Watcher, watching: Watchi
     });
   }
   try {
-    return { file, kept: await readState(file, watcher, watching), watcher, release };
+    return { file, ...(await readState(file, watcher, watching)), watcher, release };
   } catch (error) {
     release();
     throw error;
@@ -178,23 +181,26 @@ export async function holdState(file: string, watcher: Watcher, watching: Watchi
  * first run sets the baseline). A file that another watch wrote is refused; one written before
  * watches (or services and users) were recorded is taken, and records them when next written.
  */
-async function readState(file: string, watcher: Watcher, watching: Watching): Promise<Snapshot | undefined> {
+async function readState(file: string, watcher: Watcher, watching: Watching): Promise<Pick<HeldState, 'kept' | 'unwatchable'>> {
+  const none = { kept: undefined, unwatchable: [] };
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return none;
     throw new UsageError(`cannot read the state file ${file}: ${fileErrorText(error)}`);
   }
   // mktemp and touch leave an empty file: a cron script may make FILE before the first run.
-  if (text.trim() === '') return undefined;
+  if (text.trim() === '') return none;
   let tickets: unknown;
   let kept: StateHeader;
+  let unwatchable: unknown;
   try {
-    const state = JSON.parse(text) as { version?: unknown; tickets?: unknown; service?: unknown; user?: unknown; watching?: unknown };
+    const state = JSON.parse(text) as { version?: unknown; tickets?: unknown; service?: unknown; user?: unknown; watching?: unknown; unwatchable?: unknown };
     if (state.version !== VERSION) throw new Error(`version ${String(state.version)}, not ${VERSION}`);
     tickets = state.tickets;
     if (!Array.isArray(tickets)) throw new Error('no tickets');
+    unwatchable = state.unwatchable;
     kept = checkHeader(state);
   } catch (error) {
     throw new UsageError(`the state file ${file} is not one tkt watch wrote: ${(error as Error).message}`, {
@@ -207,7 +213,11 @@ async function readState(file: string, watcher: Watcher, watching: Watching): Pr
       hint: `use another --state file for this watch, or remove ${file} to start a new baseline`,
     });
   }
-  return new Map((tickets as WatchedTicket[]).map((ticket) => [String(ticket.id), ticket]));
+  return {
+    kept: new Map((tickets as WatchedTicket[]).map((ticket) => [String(ticket.id), ticket])),
+    // Written before it was recorded: none told yet.
+    unwatchable: Array.isArray(unwatchable) ? WATCHED_FIELDS.filter((name) => unwatchable.includes(name)) : [],
+  };
 }
 
 /**
@@ -243,11 +253,11 @@ async function assertWritableFolder(file: string): Promise<void> {
   }
 }
 
-/** Written by the lock's holder only. */
-export function writeState(state: HeldState, watching: Watching, snapshot: Snapshot, at: string): void {
+/** Written by the lock's holder only. A field a ticket does not say is left out of it. */
+export function writeState(state: HeldState, watching: Watching, snapshot: Snapshot, at: string, unwatchable: readonly WatchedField[]): void {
   const { file, watcher } = state;
   try {
-    replaceFile(file, `${JSON.stringify({ version: VERSION, at, ...watcher, watching, tickets: [...snapshot.values()] })}\n`, STATE_FILE_MODE);
+    replaceFile(file, `${JSON.stringify({ version: VERSION, at, ...watcher, watching, unwatchable, tickets: [...snapshot.values()] })}\n`, STATE_FILE_MODE);
   } catch (error) {
     // The file that failed may be the one written beside it first (FILE.<pid>.tmp): named then.
     const failed = (error as NodeJS.ErrnoException).path;

@@ -2,6 +2,8 @@
 // transient failure is said once and retried with backoff; anything else ends the watch (401:
 // exit 4). A signal gives up a poll still reading (a read changes nothing: the next run reads
 // again) and starts no request; a poll telling its events tells them all and writes its state.
+// A watched field the service does not say is kept as last said, and one it says of no ticket is
+// said once (README, Watching).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { isSuccess } from '../api/answer.js';
 import { timerMs } from '../api/deadline.js';
@@ -13,7 +15,7 @@ import { breakLineAfterCtrlC } from '../output/io.js';
 import { flushed } from '../output/write.js';
 import { formatDate } from '../output/time.js';
 import { signalGroup } from '../util/process-group.js';
-import { addedEvents, diffSnapshots, type RemovedReason, type Snapshot, type WatchEvent } from './events.js';
+import { addedEvents, diffSnapshots, keepLastKnown, unsaidFields, type RemovedReason, type Snapshot, type WatchedField, type WatchEvent } from './events.js';
 import { MAX_CONFIRM_READS, type Poll } from './polls.js';
 import { describeWatching, writeState, type HeldState, type Watching } from './state-file.js';
 
@@ -87,6 +89,7 @@ export async function watch(ctx: Context, poll: Poll, settings: WatchSettings, t
 
 async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettings, timer: WatchTimer): Promise<void> {
   let previous = settings.state?.kept;
+  let unwatchable = settings.state?.unwatchable ?? [];
   let failures = 0;
   let announced = false;
   for (;;) {
@@ -109,12 +112,17 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     failures = 0;
     if (!announced) await announce(ctx, settings, result.snapshot);
     announced = true;
+    const unsaid = unsaidFields(result.snapshot) ?? unwatchable;
+    const newlyUnsaid = unsaid.filter((name) => !unwatchable.includes(name));
+    if (newlyUnsaid.length > 0) await ctx.output.warning(unwatchableText(newlyUnsaid, settings.watching));
+    unwatchable = unsaid;
+    const snapshot = keepLastKnown(result.snapshot, previous);
     const events =
       previous === undefined
         ? settings.initial
-          ? addedEvents(result.snapshot, at)
+          ? addedEvents(snapshot, at)
           : []
-        : diffSnapshots(previous, result.snapshot, at, result.conversations, result.departures);
+        : diffSnapshots(previous, snapshot, at, result.conversations, result.departures);
     let execFailures = 0;
     let told = 0;
     // Printed, but their --exec command did not run (or not to its end): the run was stopped.
@@ -141,9 +149,9 @@ async function watchUntilStopped(ctx: Context, poll: Poll, settings: WatchSettin
     if (settings.state !== undefined) {
       // Kept only once the events have left the process: a kill cannot lose an event the state says was told.
       await flushed(ctx.io.stdout);
-      writeState(settings.state, settings.watching, result.snapshot, at);
+      writeState(settings.state, settings.watching, snapshot, at, unwatchable);
     }
-    previous = result.snapshot;
+    previous = snapshot;
     if (settings.once) return;
     stopIfSignalled(ctx.signal);
     await timer.sleep(settings.intervalMs, ctx.signal);
@@ -179,6 +187,17 @@ async function announce(ctx: Context, settings: WatchSettings, snapshot: Snapsho
 async function explainLoneOnce(ctx: Context, settings: WatchSettings): Promise<void> {
   if (settings.state !== undefined || settings.initial || !ctx.io.stderrIsTTY) return;
   await ctx.output.note('the first poll only sets the starting point: use --state FILE to see changes across runs, or --initial\n');
+}
+
+const FIELD_WORDS: Record<WatchedField, string> = { status: 'status', priority: 'priority', assignee: 'assignee', due: 'due date', title: 'title' };
+
+/** `the service does not say the tickets' due date ...`: said once for the fields whose changes cannot be told. */
+function unwatchableText(fields: readonly WatchedField[], watching: Watching): string {
+  const words = fields.map((name) => FIELD_WORDS[name]);
+  const named = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
+  // Given tickets are read by their details alone.
+  const where = 'ids' in watching ? 'in their details' : 'in its list or in their details';
+  return `the service does not say the tickets' ${named} ${where}: tkt watch cannot tell ${words.length === 1 ? 'its' : 'their'} changes\n`;
 }
 
 /** Between polls, a signal ends the watch (exit 130 or 143). */
