@@ -19,6 +19,9 @@ export function assignArguments(ctx: Context, args: string[]): { ids: string[]; 
   const user = args.length > 1 ? args.at(-1) : undefined;
   const ids = user === undefined ? args : args.slice(0, -1);
   if (user !== undefined) assertOneWordUser(ctx, ids, user);
+  // A lone word that is no ticket ID is a user without tickets.
+  else if (args.length === 0 || (args[0]!.trim() !== '-' && ticketIdOf(args[0]!) === undefined))
+    throw new UsageError(USAGE, { hint: `e.g. ${tktCommand(ctx, 'assign 42 "Tom Tech"')}` });
   return { ids, user };
 }
 
@@ -39,16 +42,14 @@ function assertOneWordUser(ctx: Context, ids: readonly string[], typed: string):
 
 /** The user for a lone ticket ID, picked at a terminal; else exit 2 saying what to add. */
 export async function askUserToAssign(ctx: Context, lookups: Lookups, ids: readonly string[]): Promise<string> {
-  const [only] = ids;
-  if (only?.trim() === '-') throw new UsageError(USAGE, { hint: `stdin holds the IDs: add the user after the -, e.g. ${tktCommand(ctx, 'assign - @me')}` });
-  const id = ticketIdOf(only ?? '');
-  // A lone word that is no ticket ID is a user without tickets.
-  if (only === undefined || id === undefined) throw new UsageError(USAGE, { hint: `e.g. ${tktCommand(ctx, 'assign 42 "Tom Tech"')}` });
+  // assignArguments let through a lone ticket ID or "-".
+  const only = ids[0]!;
+  if (only.trim() === '-') throw new UsageError(USAGE, { hint: `stdin holds the IDs: add the user after the -, e.g. ${tktCommand(ctx, 'assign - @me')}` });
   if (!ctx.io.canPrompt) {
     const { reason, toBeAsked } = whyNothingIsAsked(ctx);
     throw new UsageError(`${USAGE} (${reason})`, {
       hint: `add the user after the IDs (a user ID, username, full name or @me), e.g. ${tktCommand(ctx, `assign ${shellWord(only)} @me`)}, or ${toBeAsked} to pick one`,
     });
   }
-  return askAssignee(ctx, lookups, `Assign #${id} to`);
+  return askAssignee(ctx, lookups, `Assign #${ticketIdOf(only)!} to`);
 }

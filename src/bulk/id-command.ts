@@ -14,6 +14,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { InterruptedError, OutputFailedError, TktError, UsageError, whatHappened } from '../errors.js';
 import { ticketIdOf } from '../util/ids.js';
+import { givenIds } from './ids.js';
 import type { DryRunDecision, PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
 
@@ -36,6 +37,7 @@ export type CheckedIdOptions<T extends IdCommandOptions = IdCommandOptions> = Om
  * that a bad value is a usage error before anything is asked, typed, looked up or sent.
  */
 export async function checkIdOptions<T extends IdCommandOptions>(ctx: Context, options: T): Promise<CheckedIdOptions<T>> {
+  givenIds(options.ids);
   const { parseConcurrency } = await import('./runner.js');
   return { ...options, concurrency: parseConcurrency(options.concurrency ?? String(userSettings(ctx).defaultConcurrency)) };
 }

@@ -179,14 +179,18 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
  * /dev/null, `< file`) costs a file stream and the modules behind it, about 0.9 MB of memory.
  */
 export async function collectIds(args: readonly string[], stdin: () => Readable, signal?: AbortSignal): Promise<number[]> {
-  let ids: number[];
-  if (args.includes(STDIN)) {
-    if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
-    // No IDs (a cron job's empty list) is nothing to do: the caller says so and exits 0.
-    ids = await readStdinIds(stdin(), signal);
-  } else {
-    ids = args.map(parseTicketId);
-    if (ids.length === 0) throw new UsageError('no ticket IDs given', { hint: 'pass IDs, or - to read them from stdin' });
-  }
-  return [...new Set(ids)];
+  const given = givenIds(args);
+  if (given !== undefined && given.length === 0) throw new UsageError('no ticket IDs given', { hint: 'pass IDs, or - to read them from stdin' });
+  // No IDs on stdin (a cron job's empty list) is nothing to do: the caller says so and exits 0.
+  return [...new Set(given ?? (await readStdinIds(stdin(), signal)))];
+}
+
+/**
+ * The ID arguments read, undefined for "-" (stdin's): a word that is no ID is a usage error
+ * before anything else is checked, asked or sent (`resolve 7 "fixed it"`: notes without --details).
+ */
+export function givenIds(args: readonly string[]): number[] | undefined {
+  if (!args.includes(STDIN)) return args.map(parseTicketId);
+  if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
+  return undefined;
 }

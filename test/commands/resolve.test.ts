@@ -165,6 +165,13 @@ describe('tkt resolve', () => {
     expect(await draftsOf(ticket.id)).toEqual([]);
   });
 
+  it('says first that a word given as an ID is none: the notes meant for --details, typed without it', async () => {
+    // Nothing is sent: any ticket's ID does.
+    const result = await sendsNothing(h, () => h.cli(['resolve', '1001', 'fixed it']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: invalid ticket ID "fixed it"/);
+  });
+
   it('is exit 2 without --details when it cannot ask, sending nothing', async () => {
     const ticket = openTicket();
     const result = await sendsNothing(h, () => h.cli(['resolve', String(ticket.id)]));
