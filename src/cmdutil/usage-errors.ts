@@ -192,7 +192,9 @@ function optionOfLaterCommand(program: Command, argv: readonly string[], flag: s
 /** The long options `command` knows, the global ones its hidden copies stand for included; not hidden ones of its own. */
 function knownLongOptions(command: Command, program: Command): string[] {
   const globals = new Set(program.options.map((option) => option.flags));
-  return command.options.filter((option) => option.long !== undefined && (!option.hidden || globals.has(option.flags))).map((option) => option.long!);
+  const longs = command.options.filter((option) => option.long !== undefined && (!option.hidden || globals.has(option.flags))).map((option) => option.long!);
+  // commander keeps its help option apart from the others.
+  return [...longs, '--help'];
 }
 
 function unknownOption(command: Command, program: Command, argv: readonly string[], message: string): string {
@@ -277,6 +279,12 @@ function excessArguments(command: Command, argv: readonly string[], message: str
   const path = commandPath(command).join(' ');
   const unquoted = unquotedValue(argv, flagsOf(command), strays);
   if (unquoted !== undefined) return `${said}\nhint: ${quoteHint(unquoted, argv, words.alias)}`;
+  // `tkt update 1031 priority high`: an option's name without its dashes.
+  const [stray] = strays;
+  if (flagsOf(command).some((flag) => flag.long === `--${stray}`)) {
+    const at = argv.lastIndexOf(stray!);
+    return `${said}\nhint: an option starts with --: ${['tkt', ...argv.map((word, index) => (index === at ? `--${word}` : word)).map(shellWord)].join(' ')}`;
+  }
   if (path === 'alias set') {
     const [name, ...expansion] = command.args;
     return `${said}\nhint: quote the expansion: tkt alias set ${shellWord(name!)} ${shellWord(expansion.join(' '))}`;

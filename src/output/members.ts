@@ -3,6 +3,7 @@ import { isObject } from '../api/member-access.js';
 import { UsageError } from '../errors.js';
 import { detailLines } from './reflow.js';
 import { sanitizeInline } from './sanitize.js';
+import { closestWord } from '../util/closest.js';
 
 /** The names of each member, a list for each (a ticket's `id` and `ticketId` are one): see TICKET_MEMBER_ALIASES. */
 export type MemberAliases = readonly (readonly string[])[];
@@ -64,8 +65,10 @@ export function checkMemberNames(items: readonly unknown[], names: readonly stri
   const missing = members.filter((name) => !objects.some((obj) => memberKey(obj, name, aliases) !== undefined));
   if (missing.length === 0) return [];
   const existing = [...new Set(objects.flatMap((obj) => Object.keys(obj)))];
+  const meant = closestWord(missing[0]!, [...ownNames, ...existing]);
   throw new UsageError(`${flag}: no such field ${missing.map((name) => JSON.stringify(name)).join(', ')}`, {
     details: [...(ownNames.length > 0 ? detailLines(`columns: ${ownNames.join(', ')}`) : []), ...detailLines(`fields: ${existing.join(', ')}`)],
+    ...(meant === undefined ? {} : { hint: `did you mean ${sanitizeInline(meant)}?` }),
   });
 }
 

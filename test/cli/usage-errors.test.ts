@@ -49,6 +49,12 @@ describe('an unquoted value with spaces', () => {
     );
   });
 
+  it('an option typed without its dashes: the line with them', async () => {
+    expect(await usageError(['update', '1031', 'priority', 'high'])).toContain(
+      `: "priority" "high"\nhint: an option starts with --: tkt update 1031 --priority high\n`,
+    );
+  });
+
   it('is not suggested for a stray word that follows no value', async () => {
     const stderr = await usageError(['show', '1013', '1014']);
     expect(stderr).toContain(`too many arguments for 'show'. Expected 1 argument but got 2: "1014"\nhint: usage: tkt show ID\n`);
@@ -65,6 +71,7 @@ describe('a misspelt option after the command', () => {
     [['list', '--no-colour'], '--no-color'],
     [['--jsno', 'list'], '--json'],
     [['list', '--veiw', 'x'], '--view'],
+    [['list', '--hlep'], '--help'],
   ])('%j: the closest option, global ones too', async (argv, meant) => {
     expect(await usageError(argv)).toContain(`error: unknown option '${argv.find((word) => word.startsWith('--'))}'\n(Did you mean ${meant}?)\n`);
   });

@@ -188,6 +188,9 @@ describe('--fields', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('error: --fields: no such field "colour"');
     expect(result.stderr).toMatch(/fields: ticketId, subject, status/);
+    const typo = await h.cli(['list', '--fields', 'ticketId,stauts']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toMatch(/^error: --fields: no such field "stauts"\n(.*\n)*hint: did you mean status\?\n$/);
     const [ticket] = unusedTickets(h, 1);
     const show = await h.cli(['show', String(ticket!.id), '--fields', 'nope']);
     expect(show.code).toBe(2);
