@@ -70,9 +70,33 @@ describe('tkt whoami', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('User:     unknown\n');
     expect(result.stderr).toBe(
-      'warning: the token names no user and no expiry (tkt cannot read it): whoami sends no request, so the service may still refuse it; tkt list --limit 1 checks it\n',
+      'warning: the token names no user and no expiry (tkt cannot read it): whoami sends no request, so the service may still refuse it; tkt whoami --check asks it\n',
     );
     expect(h.sandbox.stats.requests).toBe(before);
+  });
+
+  it('--check asks the service whether it takes the token: one request, and a line saying so', async () => {
+    const result = await h.cli(['whoami', '--check']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/Service:\s+takes the token \(asked now\)\n$/);
+    expect(h.sandbox.stats.requests).toBe(1);
+    expect(JSON.parse((await h.cli(['whoami', '--check', '--json'])).stdout)).toMatchObject({ username: 'tech', accepted: true });
+  });
+
+  it('--check is exit 4 with the login hint for a saved token the service no longer takes (a whoami said "in 7d")', async () => {
+    const other = await createHarness();
+    try {
+      const config = createConfigStore(h.configDir);
+      // A token of another service: well formed, unexpired, and unknown here.
+      await config.writeToken('default', { ...config.readToken('default')!, token: other.sandbox.issueToken('tech') });
+      expect((await h.cli(['whoami'])).code).toBe(0);
+      const result = await h.cli(['whoami', '--check']);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('hint: run "tkt login"');
+    } finally {
+      await other.close();
+    }
   });
 
   it('says the token in TKT_TOKEN was refused, not to log in, when the service refuses it', async () => {
