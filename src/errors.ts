@@ -103,11 +103,33 @@ export const CHANGE_MADE_HINT = 'the change was made; only its output failed: do
 export class InterruptedError extends TktError {
   /** Made without words of its own: its `error:` line says how the run was stopped (stoppedHow). */
   readonly bare: boolean;
+  /** The text typed at the question (or in the editor) it closed, for a request not sent: kept as a draft (typedTextOf). */
+  readonly typed: string | undefined;
 
-  constructor(message?: string, options: ErrorOptions = {}) {
+  constructor(message?: string, options: ErrorOptions & { typed?: string | undefined } = {}) {
     super(message ?? 'interrupted', options);
     this.bare = message === undefined;
+    this.typed = options.typed;
   }
+}
+
+/**
+ * A question left with Esc (README, Interruption): the command is cancelled, which is no signal,
+ * so exit 1 as a question declined, not 130. `typed`: as InterruptedError's.
+ */
+export class CancelledError extends OperationError {
+  constructor(readonly typed?: string) {
+    super('cancelled: Esc closed the question');
+  }
+}
+
+/**
+ * The text typed for a request not sent that `error` carries, from the question or the editor it
+ * ended: an editor that failed, a question closed by Ctrl-C, Esc or a signal. The command keeps
+ * it as a draft (README, Drafts).
+ */
+export function typedTextOf(error: unknown): string | undefined {
+  return error instanceof EditorFailedError || error instanceof InterruptedError || error instanceof CancelledError ? error.typed : undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ConfigStore } from '../config/types.js';
 import type { Context } from '../context/context.js';
 import { writeText } from '../output/write.js';
 import { shellWord } from '../util/shell-word.js';
-import { EditorFailedError } from '../errors.js';
+import { typedTextOf } from '../errors.js';
 
 export const draftsDir = (configDir: string) => join(configDir, 'drafts');
 
@@ -89,15 +89,22 @@ export interface TypedText {
  * Runs `send` (the request and whatever may fail between the typing and it); when it throws, the
  * request refused, failed or in doubt, saves the text `typed` names and says where on stderr
  * before the error is told. `typed` answers undefined for text from an option, a file or stdin,
- * which the user still has, and for text the user chose to drop. Text typed in an editor that
- * then failed (EditorFailedError) is saved as `edited` names it. A hint after the saved line
+ * which the user still has, and for text the user chose to drop. Text the error carries, typed
+ * in an editor that then failed or at a question closed unanswered (Ctrl-C, Esc: typedTextOf),
+ * is saved as `asked` names it, as things are when it is thrown. A hint after the saved line
  * gives the command that sends the file (TypedText.resend).
  */
-export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | undefined, send: () => Promise<T>, edited?: Omit<TypedText, 'text'>): Promise<T> {
+export async function keepTypedText<T>(
+  ctx: Context,
+  typed: () => TypedText | undefined,
+  send: () => Promise<T>,
+  asked?: () => Omit<TypedText, 'text'>,
+): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    const draft = typed() ?? (edited !== undefined && error instanceof EditorFailedError ? { ...edited, text: error.typed } : undefined);
+    const unsent = asked === undefined ? undefined : typedTextOf(error);
+    const draft = typed() ?? (unsent === undefined ? undefined : { ...asked!(), text: unsent });
     if (draft !== undefined) {
       const said = await saveDraft(ctx.config, resolveProfileName(ctx), draft.stem, draft.text).then(
         (file) => `${draft.was} saved to ${file}\n${draft.resend === undefined ? '' : resendHint(ctx, draft.resend, file)}`,
@@ -109,7 +116,12 @@ export async function keepTypedText<T>(ctx: Context, typed: () => TypedText | un
   }
 }
 
-/** Asks for a text in the editor (`ask`): one typed there before the editor failed is saved as `edited` names it. */
-export async function keepEditedText<T>(ctx: Context, edited: Omit<TypedText, 'text'>, ask: () => Promise<T>): Promise<T> {
-  return await keepTypedText(ctx, () => undefined, ask, edited);
+/** Asks for a text in the editor or at a question (`ask`): one typed there and not taken (the editor failed, Ctrl-C, Esc) is saved as `asked` names it. */
+export async function keepAskedText<T>(ctx: Context, asked: Omit<TypedText, 'text'>, ask: () => Promise<T>): Promise<T> {
+  return await keepTypedText(
+    ctx,
+    () => undefined,
+    ask,
+    () => asked,
+  );
 }

@@ -119,10 +119,11 @@ export async function readStdinText(ctx: Context, flag: string, alternative: str
 
 /**
  * Asks for a long text at a terminal: one line inline, or, when left empty, $EDITOR
- * (as `git commit` does) for several lines.
+ * (as `git commit` does) for several lines. Either, closed before it is done, carries what was
+ * typed for the command to keep (typedTextOf).
  */
 export async function askText(ctx: Context, label: string): Promise<string> {
-  const line = await ctx.prompter.input({ message: `${label} (leave empty to open your editor)` });
+  const line = await ctx.prompter.input({ message: `${label} (leave empty to open your editor)`, textToSend: true });
   if (line.trim() !== '') return line;
   return ctx.prompter.editor({ message: label });
 }

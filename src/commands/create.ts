@@ -214,7 +214,8 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
       // sent lets the new ID be told before the run ends.
       return { client, request, response: await sendChange(ctx, client, request, createInDoubt(ctx, String(values.title))) };
     },
-    { ...draft, resend: resendDescription(options, values) },
+    // A description being typed when its question is closed (Ctrl-C, Esc), with the values answered until then.
+    () => ({ ...draft, resend: resendDescription(options, values) }),
   );
   if (sent === undefined) return;
   const { client, request, response } = sent;

@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { keepEditedText, keepTypedText, optionWords } from '../cmdutil/drafts.js';
+import { keepAskedText, keepTypedText, optionWords } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -71,7 +71,7 @@ export async function run(options: ForwardOptions, ctx: Context): Promise<void> 
     ['--attach', options.attach],
   ]);
   const draft = { stem: `forward-${id}`, was: 'your message was', resend: { words: ['forward', id, ...given].join(' '), fileOption: '--message-file' } };
-  const message = await keepEditedText(ctx, draft, () => readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket())));
+  const message = await keepAskedText(ctx, draft, () => readMessage(ctx, options, false, async () => ticketHeading('Forward', id, await ticket())));
   // Typed in $EDITOR: kept in drafts/ if it is not sent (README, Drafts).
   const typed = options.message === undefined && options.messageFile === undefined && message !== undefined;
 

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { printActionDone } from '../cmdutil/action-output.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { keepEditedText, keepTypedText, optionWords, replyDraftStem } from '../cmdutil/drafts.js';
+import { keepAskedText, keepTypedText, optionWords, replyDraftStem } from '../cmdutil/drafts.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { changeInDoubt } from '../cmdutil/in-doubt.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -99,7 +99,7 @@ export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
   const draft = { stem: replyDraftStem(id), was: 'your message was', resend: { words: ['reply', id, ...given].join(' '), fileOption: '--message-file' } };
   const message =
     filled?.body ??
-    (await keepEditedText(ctx, draft, () => messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket()))));
+    (await keepAskedText(ctx, draft, () => messageOrAsk(ctx, messageOptions, messageGiven, true, async () => ticketHeading('Reply to', id, await ticket()))));
   // Typed in $EDITOR: kept in drafts/ if it is not sent (README, Drafts).
   const typed = filled === undefined && messageGiven === undefined && message !== undefined ? { text: message, ...draft } : undefined;
 

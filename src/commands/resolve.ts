@@ -5,7 +5,7 @@ import { actingUser, cliActingWords, labelActingUser } from '../prompts/acting-u
 import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
 import { assertSingleStdinReader, requiredText, STDIN } from '../cmdutil/text-input.js';
 import { shellWord } from '../util/shell-word.js';
-import { keepEditedText, keepTypedText, optionWords, resolutionDraftStem, type Resend } from '../cmdutil/drafts.js';
+import { keepAskedText, keepTypedText, optionWords, resolutionDraftStem, type Resend } from '../cmdutil/drafts.js';
 import { alreadyResolvedNote } from '../reading/unchanged.js';
 import { readFirst, resolveSendsNothing, resolveUnchanged } from '../bulk/ticket-state.js';
 import { resolutionHeading } from '../reading/ticket-heading.js';
@@ -97,7 +97,7 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   const draft = { stem: resolutionDraftStem(ids ?? options.ids), was: 'your resolution notes were', resend: resendNotes(options) };
   const details =
     options.template === undefined
-      ? await keepEditedText(ctx, draft, () =>
+      ? await keepAskedText(ctx, draft, () =>
           requiredText(ctx, { flag: '--details', fileFlag: '--details-file', text: options.details, file: options.detailsFile }, () =>
             resolutionHeading(ctx, ids ?? options.ids, oneTicket),
           ),

@@ -8,7 +8,11 @@ export interface Choice<T> {
 }
 
 export interface Prompter {
-  input(options: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  /**
+   * A line. `textToSend`: it is a text a request sends (a description, notes): closed unanswered (Ctrl-C, Esc, a
+   * signal), the error carries what was typed (typedTextOf), for the command to keep as a draft.
+   */
+  input(options: { message: string; default?: string; validate?: (value: string) => true | string; textToSend?: boolean }): Promise<string>;
   password(options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
   confirm(options: { message: string; default?: boolean }): Promise<boolean>;
   select<T>(options: { message: string; choices: readonly Choice<T>[]; default?: T }): Promise<T>;

@@ -102,7 +102,7 @@ export const HELP_TOPICS = {
       '| code | meaning |',
       '|---|---|',
       '| 0 | success (also "already closed", "already resolved", "already assigned to you") |',
-      '| 1 | the operation failed: server rejected it (400, 500), network failure, time-out, or at least one ID of a multi-ID command failed; declining a confirmation or a question (Ctrl-D at a prompt); a `--fields` or `--query` that failed on the answer to a change that was made; a `list` walk over a desk that changed under it (tickets may be missing) |',
+      '| 1 | the operation failed: server rejected it (400, 500), network failure, time-out, or at least one ID of a multi-ID command failed; declining a confirmation or a question (Ctrl-D at a prompt, or Esc: `cancelled`); a `--fields` or `--query` that failed on the answer to a change that was made; a `list` walk over a desk that changed under it (tickets may be missing) |',
       '| 2 | usage error before any request: unknown flag, missing value without a terminal, malformed value, a lookup name matching nothing or several things |',
       '| 3 | not found (404, or a 400 saying the ticket or user was not found, as resolve answers for a ticket and `create --integration` for a requester); not a 404 that says the service URL is wrong (a path with `/api` twice, an endpoint every service has: authenticate, the list, the metadata, or any path under a base URL where the app metadata is not found either: asked once, at the first 404 of a run), which is 1 with a hint naming the URL meant |',
       '| 4 | not authenticated: no token, expired token, 401, wrong credentials, locked-out account |',

@@ -122,9 +122,13 @@ export async function editText(request: EditorRequest): Promise<string> {
     await writeFile(file, template, { mode: 0o600 });
     const asWritten = await stat(file, { bigint: true });
     // `error`, carrying the text typed to be saved as a draft (the command saves it in drafts/),
-    // unless nothing was typed: the file as tkt wrote it.
-    const keeping = (error: TktError, typed: string): TktError =>
-      typed === '' || typed === editedText(template, instructions) ? error : new EditorFailedError(error.message, typed, { hint: error.hint, cause: error });
+    // unless nothing was typed: the file as tkt wrote it. Ended by Ctrl-C, it stays an interruption.
+    const keeping = (error: TktError, typed: string): TktError => {
+      if (typed === '' || typed === editedText(template, instructions)) return error;
+      return error instanceof InterruptedError
+        ? new InterruptedError(undefined, { typed })
+        : new EditorFailedError(error.message, typed, { hint: error.hint, cause: error });
+    };
     // Read as --message-file reads (README: Text values): UTF-8, a BOM dropped. Another encoding
     // (Notepad's "Unicode", Windows-1252) is exit 2 rather than NULs or `\ufffd` sent, the text
     // kept converted as the hint's iconv would.
@@ -142,11 +146,11 @@ export async function editText(request: EditorRequest): Promise<string> {
       );
 
     await editFile(editor, file, request.env, 'nothing was sent').catch(async (error: unknown) => {
-      // An editor that failed (vi's :cq, killed) after text was typed: the text is kept as a
-      // failed request keeps it, then the failure is told. A file it left unreadable has nothing
+      // An editor that failed (vi's :cq, killed, Ctrl-C) after text was typed: the text is kept as
+      // a failed request keeps it, then the failure is told. A file it left unreadable has nothing
       // to keep. (After an editor that succeeded, an unreadable file is an error of its own:
       // never the text tkt put there, sent unedited.)
-      if (!(error instanceof OperationError)) throw error;
+      if (!(error instanceof OperationError || error instanceof InterruptedError)) throw error;
       const typed = await read().catch((unread: unknown) => (unread instanceof EditorFailedError ? unread.typed : ''));
       throw keeping(error, typed);
     });

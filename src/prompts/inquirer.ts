@@ -3,13 +3,13 @@
 import type { Readable, Writable } from 'node:stream';
 import type { EditorChoice } from '../config/settings.js';
 import type { Context } from '../context/context.js';
-import { InterruptedError, OperationError } from '../errors.js';
+import { CancelledError, InterruptedError, OperationError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { truncate } from '../output/width.js';
 import { createStyle, type Style } from '../output/style.js';
 import { editText } from './editor.js';
 import { createLinePrompts } from './line-prompts.js';
-import { createTypeAhead, type PromptKind, type Suspend } from './typeahead.js';
+import { createTypeAhead, type Suspend } from './typeahead.js';
 import type { Choice, Prompter } from '../context/prompter.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
 import { foldForMatch, rankTyped } from '../util/fold.js';
@@ -126,27 +126,33 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
       output: io.stderr,
       signal,
       // Read by inquirer as the prompt closes. Answered, it stays as its one line ("✔ Site
-      // Head Office"); interrupted (Ctrl-C, a stop signal), it is erased, choices and all, as
-      // the line of a shell is: inquirer alone would leave its last drawing on the screen.
+      // Head Office"); interrupted (Ctrl-C, a stop signal) or cancelled (Esc), it is erased, choices
+      // and all, as the line of a shell is: inquirer alone would leave its last drawing on the screen.
       get clearPromptOnDone() {
         return signal.aborted;
       },
     };
   }
 
-  /** `show` opens its prompt at once (loaded before): keys typed ahead are given as soon as it is called. */
-  async function ask<T>(show: (prompts: Prompts, context: ReturnType<typeof promptContext>) => Promise<T>, kind: PromptKind = 'line'): Promise<T> {
+  /**
+   * `show` opens its prompt at once (loaded before): keys typed ahead are given as soon as it is
+   * called. `typed`: what was typed at it so far, carried by the error when it is closed unanswered.
+   */
+  async function ask<T>(show: (prompts: Prompts, context: ReturnType<typeof promptContext>) => Promise<T>, typed?: () => string): Promise<T> {
     const prompts = await import('@inquirer/prompts');
     try {
-      return await typeAhead.during((interrupted) => show(prompts, promptContext(interrupted)), kind);
+      return await typeAhead.during((interrupted) => show(prompts, promptContext(interrupted)));
     } catch (error) {
-      // Ctrl-C (Esc at a picker) or a stop signal closes the prompt with AbortPromptError; inquirer's own
+      // Ctrl-C, Esc or a stop signal closes the prompt with AbortPromptError; inquirer's own
       // ExitPromptError stays for a SIGINT it sees itself (both matched by name: the classes
       // live in @inquirer/core, which is not our direct dependency).
       if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
+        const text = typed?.();
+        const kept = text === undefined || text.trim() === '' ? undefined : text;
+        if (error.cause instanceof CancelledError) throw new CancelledError(kept);
         // Closed by Ctrl-D (typeahead.ts): declined, not interrupted.
         if (error.cause instanceof OperationError) throw error.cause;
-        throw new InterruptedError();
+        throw new InterruptedError(undefined, { typed: kept });
       }
       throw error;
     }
@@ -188,35 +194,42 @@ export function createInquirerPrompter(io: PrompterIO): Prompter {
   }
 
   return {
-    input: ({ message, default: initial, validate }) =>
-      ask(({ input }, context) => input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base }, context)),
+    input: ({ message, default: initial, validate, textToSend }) => {
+      // The line as typed, read as inquirer draws it (which it does at each key), for a text to send.
+      let typed = '';
+      const transformer = (value: string, { isFinal }: { isFinal: boolean }) => {
+        typed = value;
+        return isFinal ? themes.base.style.answer(value) : value;
+      };
+      return ask(
+        ({ input }, context) =>
+          input({ message: sanitizeInline(message), default: initial, validate, theme: themes.base, ...(textToSend === true ? { transformer } : {}) }, context),
+        textToSend === true ? () => typed : undefined,
+      );
+    },
     password: ({ message, validate }) =>
       ask(({ password }, context) => password({ message: sanitizeInline(message), mask: true, validate, theme: themes.password }, context)),
     confirm: ({ message, default: initial }) =>
       ask(({ confirm }, context) => confirm({ message: sanitizeInline(message), default: initial, theme: themes.base }, context)),
     select: ({ message, choices, default: initial }) =>
-      ask(
-        ({ select }, context) =>
-          select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
-        'picker',
+      ask(({ select }, context) =>
+        select({ message: sanitizeInline(message), choices: displayChoices(choices), default: initial, pageSize: pageSize(), theme: themes.select }, context),
       ),
     search: async ({ message, choices, default: initial }) => {
       const { searchList } = await import('./search-list.js');
       const start = choices.findIndex((choice) => choice.value === initial);
-      const index = await ask(
-        (_, context) =>
-          searchList(
-            {
-              message: sanitizeInline(message),
-              choices: displayChoices(choices),
-              search: searchMatches,
-              pageSize: pageSize(),
-              theme: themes.search,
-              initial: start,
-            },
-            context,
-          ),
-        'picker',
+      const index = await ask((_, context) =>
+        searchList(
+          {
+            message: sanitizeInline(message),
+            choices: displayChoices(choices),
+            search: searchMatches,
+            pageSize: pageSize(),
+            theme: themes.search,
+            initial: start,
+          },
+          context,
+        ),
       );
       const chosen = choices[index];
       if (chosen === undefined) throw new Error(`the search answered ${index}, not one of its ${choices.length} choices`);

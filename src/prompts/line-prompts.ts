@@ -93,6 +93,8 @@ export function createLinePrompts(typeAhead: TypeAhead, io: LinePromptsIO, searc
           input.on('data', onData);
           input.resume();
         }),
+      // The terminal edits the line and sends it whole at Enter: an Esc comes with it, too late to cancel.
+      'typed',
     );
   }
 

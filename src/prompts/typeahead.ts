@@ -6,9 +6,12 @@
 // the keys it did not take wait for the next one. Ctrl-C is not given: it interrupts the prompt
 // (inquirer.ts erases a prompt interrupted, which inquirer alone would leave drawn).
 //
-// Esc is not given to a picker: it does nothing there in inquirer, which leaves a person who
-// wants out no key but Ctrl-C; it interrupts the picker as Ctrl-C does (README, prompts). A line's
-// prompt gets it, as readline's (where it does nothing either).
+// Esc is not given either: it does nothing in inquirer, where a person who presses it to get out
+// goes on typing into the question (the next shell command ends up as a ticket's title). It
+// cancels the question, as it does triage's (README, Interruption): no signal, so not said to be
+// interrupted. Esc and a character read together are that character with Alt (Alt-B, a word
+// back in readline), given as such. A line the terminal edits itself (line-prompts.ts) has Esc
+// as a character of its own.
 //
 // Ctrl-D is given, as readline's end of input on an empty line: the prompt is then closed
 // without an answer (exit 1), where inquirer alone would leave it open and deaf.
@@ -20,7 +23,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { InterruptedError, OperationError } from '../errors.js';
+import { CancelledError, InterruptedError, OperationError } from '../errors.js';
 import { createTerminalInputReader } from '../util/terminal-input.js';
 
 const CTRL_C = '\u0003';
@@ -44,13 +47,17 @@ export interface TypeAhead {
   /**
    * Shows one prompt, which reads `input`, with the terminal's keys given to it until it settles.
    * `show` must open the prompt before it returns: the keys waiting are given at once. A Ctrl-C
-   * aborts `interrupted`, and so does Esc for a picker.
+   * aborts `interrupted` (an InterruptedError its reason), and so does Esc (a CancelledError)
+   * unless `escape` says it is typed.
    */
-  during<T>(show: (interrupted: AbortSignal) => Promise<T>, kind?: PromptKind): Promise<T>;
+  during<T>(show: (interrupted: AbortSignal) => Promise<T>, escape?: EscapeKey): Promise<T>;
 }
 
-/** What a prompt asks for: a picker is left with Esc, a line gets it as a key. */
-export type PromptKind = 'line' | 'picker';
+/** What Esc does at a prompt: it cancels it, or it is typed, on a line the terminal edits itself (line-prompts.ts). */
+export type EscapeKey = 'cancels' | 'typed';
+
+/** Text, not a key: what Esc read with it makes Alt and that character. */
+const isCharacter = (key: string) => !/^[\u0000-\u001f\u007f]/.test(key);
 
 /**
  * Suspends the run to the shell until it is continued (Context.suspend); without it, Ctrl-Z is
@@ -70,9 +77,9 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
   const reader = createTerminalInputReader();
   /** Keys read and not yet given to a prompt: one character or escape sequence each. */
   const keys: string[] = [];
-  /** The prompt open, aborted by a Ctrl-C or a Ctrl-Z (Esc too for a picker). */
+  /** The prompt open, aborted by a Ctrl-C, an Esc or a Ctrl-Z. */
   let open: AbortController | undefined;
-  let openKind: PromptKind = 'line';
+  let escapeKey: EscapeKey = 'cancels';
   /** The keys given to the prompt open, given again when it opens again after a Ctrl-Z. */
   let given: string[] = [];
   let feeding = false;
@@ -85,7 +92,8 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
     while (open !== undefined && !open.signal.aborted && keys.length > 0) {
       const prompt = open;
       const key = keys.shift()!;
-      if (key === CTRL_C || (key === ESC && openKind === 'picker')) prompt.abort(new InterruptedError());
+      if (key === CTRL_C) prompt.abort(new InterruptedError());
+      else if (key === ESC && escapeKey === 'cancels') prompt.abort(new CancelledError());
       else if (key === CTRL_Z) {
         if (suspend !== undefined) prompt.abort(SUSPENDED);
       } else {
@@ -103,19 +111,26 @@ export function createTypeAhead(stdin: TerminalInput, suspend?: Suspend): TypeAh
 
   const read = (chunk: Buffer | string) => {
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    for (const typed of reader.read(text)) keys.push(...(typed.kind === 'key' ? [typed.sequence] : Array.from(typed.text)));
+    let afterEscape = false;
+    for (const typed of reader.read(text)) {
+      const keysOf = typed.kind === 'key' ? [typed.sequence] : Array.from(typed.text);
+      // Esc and a character in one read: that character with Alt, one key (a terminal sends them at once).
+      if (afterEscape && typed.kind === 'key' && isCharacter(typed.sequence)) keys.push(`${keys.pop()!}${typed.sequence}`);
+      else keys.push(...keysOf);
+      afterEscape = typed.kind === 'key' && typed.sequence === ESC;
+    }
     void feed();
   };
   stdin.once('end', () => input.end());
 
   return {
     input,
-    async during(show, kind = 'line') {
+    async during(show, escape = 'cancels') {
       given = [];
       for (;;) {
         const prompt = new AbortController();
         open = prompt;
-        openKind = kind;
+        escapeKey = escape;
         stdin.on('data', read);
         stdin.resume();
         try {

@@ -2,7 +2,7 @@
 // the event that update.ts takes it in: never a change of state here. A load overtaken by a
 // later one is stopped, and reports nothing.
 import { plans } from '../api/plans.js';
-import { EditorFailedError, ExitCode, exitCodeOf, outcomeUnknown } from '../errors.js';
+import { ExitCode, exitCodeOf, outcomeUnknown, typedTextOf } from '../errors.js';
 import type { ApiClient } from '../api/types.js';
 import { personLabel, type Lookups } from '../lookups/types.js';
 import { readTicket } from '../model/ticket.js';
@@ -123,8 +123,8 @@ export function createEffectRunner(deps: EffectDeps): EffectRunner {
         done = await run(id, action);
       }
     } catch (error) {
-      // A text written is kept for the next try, also one saved by an editor that then failed (vi's :cq).
-      const unsent = written ?? (error instanceof EditorFailedError ? error.typed : undefined);
+      // A text written is kept for the next try, also one saved by an editor that then failed (vi's :cq, Ctrl-C).
+      const unsent = written ?? typedTextOf(error);
       // Sent and its answer lost (docs/cli.md section 8): the ticket as read now may show it done.
       if (outcomeUnknown(error)) return { kind: 'actionFailed', id, error, unsent, inDoubt: await reread(id) };
       return { kind: 'actionFailed', id, error: failed(error), unsent };

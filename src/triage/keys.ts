@@ -171,7 +171,12 @@ export const KEY_TABLE: readonly KeyRow[] = [
   {
     keys: [{ 'Ctrl-C': 'interrupt' }],
     help: 'quit, as interrupted (exit 130)',
-    readme: 'quit as interrupted: exit 130, as any command interrupted by Ctrl-C (a SIGTERM closes the screen too, exit 143)',
+    readme:
+      'quit as interrupted: exit 130, as any command interrupted by Ctrl-C (a SIGTERM closes the screen too, exit 143); ' +
+      'anywhere, the `s` prompt included: the notes being typed there are kept as notes not sent are, saved in ' +
+      "`drafts/resolution-ID.txt` with the command that sends them, as `tkt resolve`'s prompt keeps them on Ctrl-C. " +
+      'Ctrl-C stops the run wherever it is pressed, at the CLI as here (docs/cli.md section 8); Esc is the key that ' +
+      'cancels a prompt or a picker and stays in triage',
   },
   {
     keys: [{ 'Ctrl-Z': 'suspend' }],

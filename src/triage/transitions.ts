@@ -2,7 +2,7 @@
 // on a ticket, a word in the status line, the end.
 import type { Effect, TicketAction } from './events.js';
 import { keyFor, keyName } from './keys.js';
-import { withRows, type DraftKind, type Ending, type Queued, type Tone, type TriageState } from './state.js';
+import { withDraft, withRows, type DraftKind, type Ending, type Queued, type Tone, type TriageState } from './state.js';
 
 /** What update gives back: the next state, and the effects that it asks to be run. */
 export interface Step {
@@ -26,11 +26,19 @@ export function andThen(step: Step, next: (state: TriageState) => Step): Step {
 
 export const say = (state: TriageState, text: string, tone: Tone): Step => unchanged({ ...state, status: { text, tone } });
 
-/** The run ends: what waited for the action being sent is not done (its outcome is said after the screen). */
-export const end = (state: TriageState, ending: Ending): Step => ({
-  state: { ...state, ended: true, queued: [], left: { outcomes: [], notDone: state.queued.flatMap(notDone) } },
-  effects: [{ kind: 'end', ending }],
-});
+/**
+ * The run ends: what waited for the action being sent is not done (its outcome is said after the
+ * screen). Notes being typed at the resolve prompt are kept as notes not sent are, and saved with
+ * them (README, Triage: Ctrl-C there ends the run as at any of the CLI's prompts, Esc cancels the prompt).
+ */
+export function end(state: TriageState, ending: Ending): Step {
+  const { overlay } = state;
+  const drafts = overlay?.kind === 'prompt' ? withDraft(state.drafts, 'resolution', overlay.resolves, overlay.text) : state.drafts;
+  return {
+    state: { ...state, drafts, ended: true, queued: [], left: { outcomes: [], notDone: state.queued.flatMap(notDone) } },
+    effects: [{ kind: 'end', ending }],
+  };
+}
 
 /** A queued key as the list of what was not done says it ("p on #7"); nothing for what was typed into what a key opens. */
 function notDone(item: Queued): string[] {

@@ -87,6 +87,23 @@ describe('tkt resolve', () => {
     expect([first, second, keyed].map((ticket) => ticket!.ticketStatusId)).toEqual(statuses);
   });
 
+  it('keeps the notes being typed when Ctrl-C or Esc closes their question, before the error: exit 130, or 1 for Esc', async () => {
+    // Nothing is sent nor read before the notes of several tickets: any two do, used by other tests or not.
+    const ids = h.sandbox.state.tickets.slice(0, 2).map((ticket) => String(ticket.id));
+    for (const [closing, code, said] of [
+      [{ interrupt: true }, 130, 'interrupted'],
+      [{ cancel: true }, 1, 'cancelled: Esc closed the question'],
+    ] as const) {
+      const { ctx, stderr } = await h.context({ tty: true, answers: [{ kind: 'input', message: 'Resolution details for', ...closing, typed: 'Cable rese' }] });
+      const error = await resolvesNothing(() => run({ ids, concurrency: '4', dryRun: false }, ctx).catch((caught: unknown) => caught));
+      expect(exitCodeOf(error)).toBe(code);
+      expect((error as Error).message).toBe(said);
+      const draft = /^your resolution notes were saved to (.*drafts\/resolution(-\d+)?\.txt)$/m.exec(stderr())?.[1];
+      expect(stderr()).toBe(`your resolution notes were saved to ${draft}\nhint: send it with "tkt resolve ${ids.join(' ')} --details-file ${draft}"\n`);
+      expect(await readFile(draft!, 'utf8')).toBe('Cable rese\n');
+    }
+  });
+
   it('resolves as the logged-in user, records the resolution and e-mails the requester', async () => {
     const ticket = openTicket();
     const result = await h.cli(['resolve', String(ticket.id), '--details', 'Replaced the toner']);

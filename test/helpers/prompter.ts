@@ -1,6 +1,6 @@
 // A Prompter that answers from a script, in order, and fails loudly when the command asks
 // something the test did not expect: a test that scripts prompts proves they were asked.
-import { InterruptedError } from '../../src/errors.js';
+import { CancelledError, InterruptedError } from '../../src/errors.js';
 import type { Choice, Prompter } from '../../src/context/prompter.js';
 
 export type PromptKind = 'input' | 'password' | 'confirm' | 'select' | 'search' | 'editor';
@@ -23,8 +23,12 @@ export type ScriptedAnswer = Expectation &
     | { kind: 'select' | 'search'; value: unknown }
     /** Enter with nothing typed: the picker's default, which it must have (a line-by-line picker asks again without one). */
     | { kind: 'select' | 'search'; enter: true }
-    /** Ctrl-C at this prompt (whatever its kind when `kind` is left out). */
-    | { kind?: PromptKind; interrupt: true }
+    /**
+     * Ctrl-C (`interrupt`) or Esc (`cancel`) at this prompt, whatever its kind when `kind` is left out;
+     * `typed`: what was typed at it, which the error carries at a line of text to send (Prompter.input's textToSend).
+     */
+    | { kind?: PromptKind; interrupt: true; typed?: string }
+    | { kind?: PromptKind; cancel: true; typed?: string }
   );
 
 export interface AskedPrompt {
@@ -46,7 +50,7 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
   const remaining = [...answers];
   const asked: AskedPrompt[] = [];
 
-  function next(prompt: AskedPrompt): ScriptedAnswer {
+  function next(prompt: AskedPrompt, textToSend = false): ScriptedAnswer {
     asked.push(prompt);
     const answer = remaining.shift();
     const where = `prompt #${asked.length} (${prompt.kind} "${prompt.message}")`;
@@ -57,7 +61,9 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
     if (answer.message !== undefined && !prompt.message.includes(answer.message)) {
       throw new Error(`${where} does not mention "${answer.message}"`);
     }
-    if ('interrupt' in answer) throw new InterruptedError();
+    const typed = textToSend && 'typed' in answer ? answer.typed : undefined;
+    if ('interrupt' in answer) throw new InterruptedError(undefined, { typed });
+    if ('cancel' in answer) throw new CancelledError(typed);
     return answer;
   }
 
@@ -86,8 +92,8 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
 
   return {
     asked,
-    async input({ message, default: initial, validate }) {
-      const answer = next({ kind: 'input', message, ...(initial === undefined ? {} : { default: initial }) });
+    async input({ message, default: initial, validate, textToSend }) {
+      const answer = next({ kind: 'input', message, ...(initial === undefined ? {} : { default: initial }) }, textToSend);
       const value = 'enter' in answer ? entered('input', message, initial) : scriptedValue<string>(answer);
       const verdict = validate?.(value) ?? true;
       if (verdict !== true) throw new Error(`scripted input "${value}" for "${message}" was rejected: ${verdict}`);

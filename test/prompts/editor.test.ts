@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EditorFailedError, exitCodeOf, OperationError, UsageError } from '../../src/errors.js';
+import { EditorFailedError, exitCodeOf, InterruptedError, OperationError, typedTextOf, UsageError } from '../../src/errors.js';
 import { editedText, editorCommand, editText, instructionLines, SCISSORS } from '../../src/prompts/editor.js';
 import { createInquirerPrompter } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
@@ -131,6 +131,17 @@ describe('editText', () => {
       expect((failed as EditorFailedError).typed).toBe('Typed text');
       expect((failed as EditorFailedError).message).toMatch(/^the editor ".*" failed \(exit code (3|143)\); nothing was sent$/);
     }
+    // Ended by Ctrl-C (`code --wait`, waiting in the shell): interrupted, with what it had saved. The
+    // terminal's SIGINT reaches the shell tkt starts it with as well.
+    const interrupted = await editText({
+      message: 'm',
+      default: 'Hello',
+      env: { PATH: process.env.PATH },
+      editor: editing(`sh -c 'printf "Saved before Ctrl-C\\n" > "$1"; kill -INT $PPID $$' --`),
+    }).catch((error: unknown) => error);
+    expect(interrupted).toBeInstanceOf(InterruptedError);
+    expect(exitCodeOf(interrupted)).toBe(130);
+    expect(typedTextOf(interrupted)).toBe('Saved before Ctrl-C');
     // Nothing typed (the file as tkt wrote it): nothing to keep.
     const untouched = await editText({ message: 'm', default: 'Hello', env: {}, editor: editing('false') }).catch((error: unknown) => error);
     expect(untouched).toBeInstanceOf(OperationError);

@@ -2,7 +2,7 @@
 // would send them, and everything drawn must land on the given stderr.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { InterruptedError, OperationError, exitCodeOf } from '../../src/errors.js';
+import { CancelledError, InterruptedError, OperationError, exitCodeOf, typedTextOf } from '../../src/errors.js';
 import { createInquirerPrompter, matchesSearch, searchMatches } from '../../src/prompts/inquirer.js';
 import { createCollector } from '../helpers/io.js';
 
@@ -178,27 +178,65 @@ describe('createInquirerPrompter', () => {
   });
 
   it.each([
-    ['a picker', (prompter: ReturnType<typeof setup>['prompter']) => prompter.select({ message: 'Site', choices: sites })],
-    ['a search', (prompter: ReturnType<typeof setup>['prompter']) => prompter.search({ message: 'Site', choices: sites })],
-  ])('turns Esc at %s into InterruptedError, as Ctrl-C, the picker erased', async (_kind, ask) => {
+    ['a picker', (prompter: ReturnType<typeof setup>['prompter']) => prompter.select({ message: 'Warehouse', choices: sites })],
+    ['a search', (prompter: ReturnType<typeof setup>['prompter']) => prompter.search({ message: 'Warehouse', choices: sites })],
+    ['a line', (prompter: ReturnType<typeof setup>['prompter']) => prompter.input({ message: 'Warehouse' })],
+    ['a password', (prompter: ReturnType<typeof setup>['prompter']) => prompter.password({ message: 'Warehouse' })],
+    ['a confirmation', (prompter: ReturnType<typeof setup>['prompter']) => prompter.confirm({ message: 'Warehouse' })],
+  ])('cancels %s at Esc: exit 1, not interrupted, the prompt erased', async (_kind, ask) => {
     const { prompter, type, stderr } = setup();
-    const outcome = expect(ask(prompter)).rejects.toBeInstanceOf(InterruptedError);
-    await type('Warehouse South', ESC);
-    await outcome;
-    // Erased: the last drawing leaves no choice on the screen.
+    const outcome = ask(prompter).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await type('Warehouse', ESC);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(error).not.toBeInstanceOf(InterruptedError);
+    expect(exitCodeOf(error)).toBe(1);
+    expect((error as Error).message).toBe('cancelled: Esc closed the question');
+    // Erased: the last drawing leaves nothing of it on the screen.
     expect(stderr.text().split('\u001b[').at(-1)).not.toContain('Warehouse');
   });
 
-  it('leaves Esc at a line to readline, and an arrow key, which starts with it, to the picker', async () => {
+  it('gives Esc read with a character to readline as that character with Alt, and an arrow key, which starts with it, to the picker', async () => {
     const line = setup();
     const title = line.prompter.input({ message: 'Title' });
-    // Readline reads Esc and the key after it as that key with Alt: the x is not typed.
-    await line.type('Title', ESC, 'xJam', ENTER);
-    expect(await title).toBe('Jam');
+    // Alt-B (ESC b in one write): a word back, where "Paper " goes in front of "jam".
+    await line.type('Title', 'jam', `${ESC}b`, 'Paper ', ENTER);
+    expect(await title).toBe('Paper jam');
     const picker = setup();
     const site = picker.prompter.select({ message: 'Site', choices: sites });
     await picker.type('Warehouse South', DOWN, ENTER);
     expect(await site).toBe(2);
+  });
+
+  it.each([
+    ['Ctrl-C', CTRL_C, InterruptedError],
+    ['Esc', ESC, CancelledError],
+  ])('carries the text typed at a line of text to send when %s closes it, and none for another line', async (_key, closing, kind) => {
+    const notes = setup();
+    const asked = notes.prompter.input({ message: 'Notes', textToSend: true }).catch((error: unknown) => error);
+    await notes.type('Notes', 'Cable ', 'reseated', closing);
+    const closed = await asked;
+    expect(closed).toBeInstanceOf(kind);
+    expect(typedTextOf(closed)).toBe('Cable reseated');
+    // The text answered is drawn as an answer is.
+    const more = setup();
+    const answered = more.prompter.input({ message: 'More', textToSend: true });
+    await more.type('More', 'Done', ENTER);
+    expect(await answered).toBe('Done');
+    expect(more.stderr.text()).toMatch(/✔ More Done/);
+
+    const title = setup();
+    const titled = title.prompter.input({ message: 'Title' }).catch((error: unknown) => error);
+    await title.type('Title', 'Paper jam', closing);
+    expect(typedTextOf(await titled)).toBeUndefined();
+    // Nothing typed but blanks: nothing to keep.
+    const blank = setup();
+    const blanked = blank.prompter.input({ message: 'Notes', textToSend: true }).catch((error: unknown) => error);
+    await blank.type('Notes', '  ', closing);
+    expect(typedTextOf(await blanked)).toBeUndefined();
   });
 
   // Readline ends its input at a Ctrl-D on an empty line; inquirer would then wait for ever,

@@ -146,7 +146,7 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
   });
 
-  it('Esc at a picker is Ctrl-C there: the picker erased, exit 130, nothing created, the description kept', async () => {
+  it('Esc at a picker cancels: the picker erased, exit 1 (not interrupted), nothing created, the description kept', async () => {
     const count = fixture.sandbox.state.tickets.length;
     const s = await startCreate();
     await answer(s, 'Title', 'Never created either');
@@ -157,10 +157,25 @@ describe.skipIf(skipWithout(['tmux'], 'test/pty/create-interactive.test.ts'))('t
     await keys(s, 'Escape');
     const shown = await waitFor(s, '[exit ');
     expect(shown).toMatch(
-      /^✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description(-\d+)?\.txt\nhint: .*\nerror: interrupted\n\[exit 130\]$/m,
+      /^✔ Requester Anna Lind \([-\w]+\)\nyour description was saved to \S+drafts\/description(-\d+)?\.txt\nhint: .*\nerror: cancelled: Esc closed the question\n\[exit 1\]$/m,
     );
-    expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate/);
+    expect(shown).not.toMatch(/Site|Head Office|Harbour Depot|navigate|interrupted/);
     expect(fixture.sandbox.state.tickets.length).toBe(count);
+  });
+
+  it('keeps the description being typed when Ctrl-C ends it at its prompt, with the title answered in the command that sends it', async () => {
+    const s = await startCreate();
+    await answer(s, 'Title', 'Half typed');
+    await waitFor(s, '? Description');
+    await type(s, 'The screen flickers when');
+    await waitFor(s, 'flickers when');
+    await keys(s, 'C-c');
+    const shown = await waitFor(s, '[exit ');
+    const saved = /^your description was saved to (\S+drafts\/description(-\d+)?\.txt)$/m.exec(shown)?.[1];
+    expect(saved, shown).toBeDefined();
+    expect(shown).toContain(`hint: send it with "tkt create --title 'Half typed' --description-file ${saved}"\nerror: interrupted\n[exit 130]`);
+    expect(shown).not.toMatch(/^\? Description/m);
+    expect(readFileSync(saved!, 'utf8')).toBe('The screen flickers when\n');
   });
 
   // A closed terminal fails readline's return from raw mode, and the prompt's drawing, with EIO:

@@ -451,6 +451,28 @@ describe.skipIf(skip)('tkt triage and the terminal', () => {
     expect(shell).not.toContain('tkt triage ·');
   });
 
+  it('keeps the notes being typed at the s prompt when Ctrl-C leaves triage: saved in drafts/ with the command that sends them, exit 130', async () => {
+    const triage = await openTriage({ width: 200, height: 24 });
+    const id = Number(highlighted(await triage.ready()));
+    // Neither resolved nor closed, whatever the tests before did to it: s asks for the notes.
+    const status = ticket(id).ticketStatusId;
+    ticket(id).ticketStatusId = ON_HOLD;
+    await triage.keys('s');
+    await triage.waitFor(new RegExp(`Resolution notes for #${id}`));
+    await triage.type('Replaced the mouse, tested OK');
+    await triage.waitFor(/^> Replaced the mouse, tested OK▏/m, 'the notes typed');
+    await triage.keys('C-c');
+    const shell = await triage.waitFor(/\[exit \d+\]/, 'the exit');
+    const saved = join(fixture.dir, 'drafts', `resolution-${id}.txt`);
+    expect(shell).toContain('[exit 130]');
+    expect(shell).toContain(
+      `warning: the resolution of #${id} was not sent; it is saved in ${saved}\nhint: send it with "tkt resolve ${id} --details-file ${saved}"`,
+    );
+    expect(readFileSync(saved, 'utf8')).toBe('Replaced the mouse, tested OK\n');
+    expect(ticket(id).ticketStatusId).toBe(ON_HOLD);
+    ticket(id).ticketStatusId = status;
+  });
+
   it('suspends on Ctrl-Z to a shell with job control, which has its terminal as it was, and comes back with fg', async () => {
     sessions += 1;
     const name = `t${sessions}`;

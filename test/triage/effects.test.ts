@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient, RequestPlan } from '../../src/api/types.js';
-import { EditorFailedError } from '../../src/errors.js';
+import { EditorFailedError, InterruptedError } from '../../src/errors.js';
 import { templatesDir } from '../../src/desk/templates.js';
 import type { EffectDeps } from '../../src/triage/effects.js';
 import type { TicketAction, TriageEvent } from '../../src/triage/events.js';
@@ -285,6 +285,17 @@ describe('the effect runner', () => {
     const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
     expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Rebooted the print server.' });
     expect(h.sandbox.state.conversations).toHaveLength(before);
+  });
+
+  it('keeps what was saved in an editor that Ctrl-C then ended, for r to open again', async () => {
+    const id = await firstTicket();
+    const { act } = await openRunner({
+      editor: async () => {
+        throw new InterruptedError(undefined, { typed: 'Saved, then Ctrl-C.' });
+      },
+    });
+    const failed = await act(id, { kind: 'reply', ticket: undefined, draft: undefined });
+    expect(failed).toMatchObject({ kind: 'actionFailed', id, unsent: 'Saved, then Ctrl-C.' });
   });
 
   it('gives the pager the ticket rendered at the width asked, and reports a pager that cannot be run', async () => {

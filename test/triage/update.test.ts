@@ -516,6 +516,18 @@ describe('keys and pastes', () => {
     expect(then(signalled, key('p'), { kind: 'viewLoaded', token: 1, items: [] })).toEqual({ state: signalled.state, effects: [] });
   });
 
+  it('keeps the notes being typed at the resolve prompt when Ctrl-C or a signal ends the run, to be saved with the other drafts', () => {
+    const typing = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Cable reseated'));
+    for (const ending of [key('c', { ctrl: true }), { kind: 'signalled' } as const]) {
+      const ended = then(typing, ending);
+      expect(ended.effects).toEqual([{ kind: 'end', ending: 'interrupted' }]);
+      expect([...ended.state.drafts.resolution]).toEqual([[1031, 'Cable reseated']]);
+    }
+    // Nothing typed: nothing kept.
+    const empty = then(opened(), key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), key('c', { ctrl: true }));
+    expect(empty.state.drafts.resolution.size).toBe(0);
+  });
+
   it('suspends on Ctrl-Z, over the list, while typing and while a picker is on its way, and says why when it could not', () => {
     const CTRL_Z = key('z', { ctrl: true });
     for (const before of [[], [type('/prin')], [key('s'), resolveChecked(1031), noTemplates(1031, 'resolve'), type('Done')], [key('a')]]) {
