@@ -82,7 +82,8 @@ function lookupTest(kind: LookupKind, id: number | string | undefined, entry: Lo
   const names = entry === undefined ? [] : [entry.name, ...entry.aliases];
   return (ticket) => {
     const reading = ticket.field(kind);
-    if (!reading.said) return undefined;
+    // A record tkt cannot read ({login: "x"}) says no more than a missing member: the detail decides.
+    if (!reading.said || reading.unread) return undefined;
     if (id === undefined) return reading.empty;
     if (reading.id !== undefined) return same(reading.id, id);
     const { name, username } = reading;

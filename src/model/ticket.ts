@@ -23,8 +23,16 @@ export interface FieldReading {
   ownName: string | undefined;
   /** A related person's username. */
   username: string | undefined;
-  /** The ticket says the field is empty: no ID, and no name but a record's without an ID. */
+  /**
+   * The ticket says the field is empty: no ID, and no name but a record's whose ID is empty
+   * ({id: null, title: "HQ"}); a record with no ID member is empty only when nothing in it is.
+   */
   empty: boolean;
+  /**
+   * A related record tkt cannot read: no ID member, and nothing it knows as a name or a username
+   * ({login: "x"}). Only the ticket's detail may say who or what it is.
+   */
+  unread: boolean;
 }
 
 /** A ticket of a list (`tkt list`, `tkt status`, triage's rows): the columns people read. */
@@ -148,17 +156,36 @@ const ENTRY = {
   message: ['message', 'body', 'text'],
 } as const;
 const ATTACHMENT = { name: ['fileName', 'name', 'originalName'], size: ['size', 'length', 'fileSize'], at: ['createdOn', 'uploadedOn', 'createdAt'] } as const;
-const PERSON = { email: ['email', 'emailAddress', 'mail'], ownName: ['fullName', 'name'], username: ['userName', 'username'] } as const;
+const PERSON = {
+  email: ['email', 'emailAddress', 'mail'],
+  ownName: ['fullName', 'name'],
+  // The spec's user (2.1) is named by these two: a service may name every person so.
+  firstName: ['firstName'],
+  lastName: ['lastName'],
+  username: ['userName', 'username'],
+} as const;
 
 /** Members that name a related record (user, status, site...) when it is an object. */
 const RECORD_NAMES = ['fullName', 'name', 'title', 'status', 'priority', 'group', 'displayName', 'userName', 'username'];
+
+/** A person record's first and last names together ("Anna Berg"), when it has either. */
+function firstAndLast(record: unknown): string | undefined {
+  const parts = [stringField(record, ...PERSON.firstName), stringField(record, ...PERSON.lastName)].flatMap((part) => nonBlank(part) ?? []);
+  return parts.length === 0 ? undefined : parts.join(' ');
+}
+
+/** A person record's own name: its full name, else its first and last names. */
+function ownNameOf(record: unknown): string | undefined {
+  const full = stringField(record, ...PERSON.ownName);
+  return nonBlank(full) === undefined ? (firstAndLast(record) ?? full) : full;
+}
 
 /** The display name of a related record given as an object or as a plain value. */
 export function displayName(value: unknown): string | undefined {
   if (typeof value === 'string') return value === '' ? undefined : value;
   if (typeof value === 'number') return String(value);
   if (!isObject(value)) return undefined;
-  const name = stringField(value, ...RECORD_NAMES);
+  const name = stringField(value, ...RECORD_NAMES) ?? firstAndLast(value);
   const username = stringField(value, ...PERSON.username);
   // "Anna Berg (anna)": the username is what other commands accept.
   return name !== undefined && username !== undefined && username !== name ? `${name} (${username})` : name;
@@ -202,14 +229,19 @@ function readField(obj: unknown, members: MemberNames): FieldReading {
       : asId(nestedId) === undefined
         ? undefined
         : (nestedId as string | number);
+  const name = firstName(obj, names);
+  // Without an ID member, a record is read by its names: with none, by whether anything is in it.
+  const unnamed = nested !== undefined && nestedId === undefined && name === undefined;
+  const unread = unnamed && Object.values(nested).some((member) => !isEmpty(member));
   return {
     said: own !== undefined || record !== undefined,
     value,
     id: asId(own) ?? asId(nestedId) ?? (typeof record === 'number' ? asId(record) : undefined),
-    name: firstName(obj, names),
-    ownName: nested === undefined ? undefined : stringField(nested, ...PERSON.ownName),
+    name,
+    ownName: nested === undefined ? undefined : ownNameOf(nested),
     username: nested === undefined ? undefined : stringField(nested, ...PERSON.username),
-    empty: isEmpty(own) && (isEmpty(record) || (nested !== undefined && isEmpty(nestedId))),
+    empty: isEmpty(own) && (isEmpty(record) || (nested !== undefined && isEmpty(nestedId) && (nestedId !== undefined || (unnamed && !unread)))),
+    unread,
   };
 }
 

@@ -5,7 +5,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startReshapingServer, useHarness, userId } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
@@ -233,6 +233,50 @@ describe('tkt list filters', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown status "Lunch" for --status');
     expect(routeCount(h, 'POST /api/TicketsApi')).toBeGreaterThan(0);
+  });
+});
+
+const isTicketRead = (request: { method: string; url: string }) => request.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(request.url);
+
+/**
+ * `tkt list --view all-tickets -q ARGV` through a service whose list items are as `reshape` makes
+ * them: the IDs printed, and how many ticket details the run read.
+ */
+async function reshapedIds(reshape: (item: Record<string, unknown>) => Record<string, unknown>, ...argv: string[]) {
+  const server = await startReshapingServer(h, reshape);
+  try {
+    const result = await h.cli(['list', '--view', 'all-tickets', '-q', ...argv], { env: frontEnv(h, server) });
+    expect(result.code, result.stderr).toBe(0);
+    return { ids: idLines(result.stdout), reads: server.requests.filter(isTicketRead).length };
+  } finally {
+    await server.close();
+  }
+}
+
+describe("tkt list over list items that leave members out (the spec does not give a list item's members)", () => {
+  it('reads an assignee given as {firstName, lastName} as that person, and judges one it cannot read on the detail', async () => {
+    const split = (item: Record<string, unknown>) => {
+      const { assignee, ...rest } = item;
+      if (typeof assignee !== 'string') return { ...rest, assignee };
+      const [first, ...last] = assignee.split(' ');
+      return { ...rest, assignee: { FirstName: first, lastname: last.join(' ') } };
+    };
+    for (const argv of [
+      ['--assignee', '@me'],
+      ['--assignee', 'none'],
+    ]) {
+      const expected = await ids('--all', ...argv);
+      expect(expected.length, argv.join(' ')).toBeGreaterThan(0);
+      const { ids: shown, reads } = await reshapedIds(split, '--all', ...argv);
+      expect(shown, argv.join(' ')).toEqual(expected);
+      expect(reads, argv.join(' ')).toBe(0);
+    }
+    // A person record with nothing tkt reads as a name or an ID: the detail says who it is.
+    const unreadable = (item: Record<string, unknown>) => ({ ...item, assignee: item.assignee === null ? null : { login: 'x' } });
+    const expected = await ids('--all', '--assignee', '@me');
+    const { ids: shown, reads } = await reshapedIds(unreadable, '--all', '--assignee', '@me');
+    expect(shown).toEqual(expected);
+    expect(reads).toBe((await listed()).filter((t) => t.assignedUser !== null).length);
   });
 });
 

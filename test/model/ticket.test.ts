@@ -106,6 +106,22 @@ describe('readListItem', () => {
       expect(ticket.field('status').said).toBe(false);
     }
   });
+
+  it('names a person by first and last name, in any case, when the record has no full name', () => {
+    const ticket = readListItem({ assignee: { FirstName: 'Tom', lastname: 'Tech' } });
+    expect(ticket.assignee).toBe('Tom Tech');
+    expect(ticket.field('assignee')).toMatchObject({ said: true, name: 'Tom Tech', ownName: 'Tom Tech', empty: false, unread: false });
+    expect(readListItem({ assignee: { fullName: 'Lea Roy', firstName: 'L' } }).assignee).toBe('Lea Roy');
+  });
+
+  it('tells a record it cannot read from an empty one: only the detail says who it is', () => {
+    expect(readListItem({ assignee: { login: 'x' } }).field('assignee')).toMatchObject({ said: true, empty: false, unread: true });
+    expect(readListItem({ assignee: {} }).field('assignee')).toMatchObject({ said: true, empty: true, unread: false });
+    expect(readListItem({ assignee: { login: null } }).field('assignee')).toMatchObject({ empty: true, unread: false });
+    // A record named but without an ID member names someone; one whose ID is empty stays empty.
+    expect(readListItem({ assignee: { fullName: 'Lea Roy' } }).field('assignee')).toMatchObject({ empty: false, unread: false });
+    expect(readListItem({ assignee: { id: null, fullName: 'Nobody' } }).field('assignee')).toMatchObject({ empty: true, unread: false });
+  });
 });
 
 describe('readTicket', () => {
