@@ -11,7 +11,7 @@ import type { Column } from '../output/table.js';
 import { formatDue, sameLocalDay } from '../output/time.js';
 import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
-import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { listedTicketId, readListItem, type TicketListItem } from '../model/ticket.js';
 import { isoUtc } from '../util/iso-time.js';
 
 // Counted views, in the order they are shown (docs/cli.md section 10), with their list types.
@@ -32,6 +32,8 @@ export interface Queue {
   urgent: unknown[];
 }
 
+const idKey = (ticket: TicketListItem): string => String(listedTicketId(ticket));
+
 export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date): Promise<Queue> {
   const all = (listType: string) => viewTickets(api, listType, signal);
   const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
@@ -41,11 +43,12 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   // its own day (the sandbox's is UTC's), which in Tokyo held tickets due at 08:00 tomorrow. It
   // costs no request: what is due earlier today is in the overdue view, what is due later today
   // in the open, on-hold, pending or escalated one (and the service's due-today view is read too).
+  // By ID: an item without one is exit 1 (listedTicketId), not a ticket counted once per view.
   const mine = new Map(
     lists
       .flat()
       .map((item) => readListItem(item))
-      .map((ticket) => [ticket.id ?? ticket.raw, ticket]),
+      .map((ticket) => [idKey(ticket), ticket]),
   );
   counts.dueToday = [...mine.values()].filter((ticket) => !ticket.settled && ticket.due !== undefined && sameLocalDay(ticket.due, now)).length;
   // A resolved or closed ticket nobody was assigned to is no one's work.
@@ -57,11 +60,11 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   // due next week. On-hold and pending ones wait on someone else, and come in only once overdue.
   const view = (key: (typeof COUNTS)[number][0]) => lists[COUNTS.findIndex(([countKey]) => countKey === key)]!.map(readListItem);
   const overdueView = view('overdue');
-  const overdueIds = new Set(overdueView.map((ticket) => ticket.id));
+  const overdueIds = new Set(overdueView.map(idKey));
   // Once each: a ticket whose status changed between the reads may be in two views.
-  const candidates = [...new Map([...overdueView, ...view('open'), ...view('escalated')].map((ticket) => [ticket.id ?? ticket.raw, ticket])).values()];
+  const candidates = [...new Map([...overdueView, ...view('open'), ...view('escalated')].map((ticket) => [idKey(ticket), ticket])).values()];
   const dueOf = (ticket: TicketListItem) => ticket.due?.getTime() ?? Number.POSITIVE_INFINITY;
-  const overdue = (ticket: TicketListItem) => Number(overdueIds.has(ticket.id) || dueOf(ticket) < now.getTime());
+  const overdue = (ticket: TicketListItem) => Number(overdueIds.has(idKey(ticket)) || dueOf(ticket) < now.getTime());
   // Overdue first, then the nearest due date; tickets without one last. --json prints them as the service sent them.
   const urgent = candidates
     .sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b))
@@ -72,7 +75,7 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
 
 /** The IDs of the urgent tickets, in order. */
 export function urgentIds(queue: Queue): (number | string)[] {
-  return queue.urgent.map((item) => readListItem(item).id ?? '');
+  return queue.urgent.map((item) => listedTicketId(readListItem(item)));
 }
 
 // The urgent tickets sit under the counts, indented as they are.

@@ -5,7 +5,7 @@ import { plans } from '../api/plans.js';
 import { inLanes } from '../util/lanes.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
-import { readListItem } from '../model/ticket.js';
+import { listedTicketId, readListItem } from '../model/ticket.js';
 import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
@@ -118,10 +118,10 @@ async function matchingItems(items: readonly unknown[], filter: TicketFilter, ct
   if (undecided.length > 0) {
     const api = await ctx.api();
     await inLanes(undecided, DETAIL_CONCURRENCY, async (index) => {
-      const { id } = readListItem(items[index]);
-      const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)), { signal: ctx.signal })).body);
+      const id = listedTicketId(readListItem(items[index]));
+      const verdict = filter.test((await api.send(plans.getTicket(Number(id)), { signal: ctx.signal })).body);
       if (verdict === undefined) {
-        throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
+        throw new OperationError(`cannot filter ticket #${id}: neither the list nor its detail says what the filter asks`, {
           hint: 'drop the filter the service does not report (--site or --department)',
         });
       }

@@ -7,6 +7,7 @@
 // conversation, attachments) are named here. The raw body stays beside the reading: --json
 // prints what the service sent.
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
+import { OperationError } from '../errors.js';
 import { TICKET_FIELDS, type MemberNames } from './fields.js';
 
 /** What a ticket says about one field of the table. */
@@ -276,6 +277,26 @@ function personShown(reading: FieldReading): string | undefined {
 /** A list item's or a detail's ticket ID, as the service wrote it (undefined when it has none). */
 export function listItemIdOf(raw: unknown): unknown {
   return field(raw, ...MEMBERS.id);
+}
+
+// An item's members named in an error, at most: an item with fifty still gives one readable line.
+const MEMBERS_NAMED = 12;
+
+/**
+ * A listed ticket's ID. An item whose ID member has a name tkt does not know (`TicketNo`) is
+ * exit 1 naming the members it has: shown blank, `tkt list -q | tkt close -` would do nothing,
+ * and tkt status would count it once per view.
+ */
+export function listedTicketId(ticket: Pick<TicketListItem, 'id' | 'raw'>): number | string {
+  if (ticket.id !== undefined) return ticket.id;
+  const members = isObject(ticket.raw) ? Object.keys(ticket.raw) : [];
+  const named = members.length > MEMBERS_NAMED ? [...members.slice(0, MEMBERS_NAMED), '...'] : members;
+  throw new OperationError(
+    `a ticket in the service's list has no ID tkt knows: ${members.length === 0 ? 'it has no members' : `its members are ${named.join(', ')}`}`,
+    {
+      hint: `tkt reads a ticket's ID from ${MEMBERS.id.join(', ')} (any case); "tkt list --json" shows the list as the service sent it`,
+    },
+  );
 }
 
 /** A list item (or a detail, read for its columns). */

@@ -6,7 +6,7 @@ import { displayWidth } from '../../src/output/width.js';
 import { StatusType } from '../../src/sandbox/model.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { startReshapingServer, useHarness } from '../helpers/sandbox-state.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
 let h: Harness;
@@ -186,6 +186,22 @@ describe('tkt status', () => {
     expect(quiet.stdout).toBe(json.urgent.map((ticket) => `${ticket.ticketId}\n`).join(''));
     const fields = await h.cli(['status', '--fields', 'counts']);
     expect(Object.keys(JSON.parse(fields.stdout) as object)).toEqual(['counts']);
+  });
+});
+
+describe('tkt status over list items whose ID member has a name tkt does not know', () => {
+  it('fails with exit 1 when a list item has no ID tkt knows, rather than count or list a ticket once per view', async () => {
+    const server = await startReshapingServer(h, ({ ticketId, ...rest }) => ({ TicketNo: ticketId, ...rest }));
+    try {
+      const result = await h.cli(['status'], { env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('tech') } });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        /^error: a ticket in the service's list has no ID tkt knows: its members are TicketNo, subject, status, [^\n]*\nhint: [^\n]*"tkt list --json"[^\n]*\n$/,
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 

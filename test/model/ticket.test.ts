@@ -1,7 +1,7 @@
 // The ticket read model: every shape the service may send (the spec leaves the list item and
 // most of the detail open) reads the same.
 import { describe, expect, it } from 'vitest';
-import { readListItem, readTicket } from '../../src/model/ticket.js';
+import { listedTicketId, readListItem, readTicket } from '../../src/model/ticket.js';
 
 describe('readListItem', () => {
   it('reads the sandbox list item (ticketId, subject, plain names)', () => {
@@ -112,6 +112,16 @@ describe('readListItem', () => {
     expect(ticket.assignee).toBe('Tom Tech');
     expect(ticket.field('assignee')).toMatchObject({ said: true, name: 'Tom Tech', ownName: 'Tom Tech', empty: false, unread: false });
     expect(readListItem({ assignee: { fullName: 'Lea Roy', firstName: 'L' } }).assignee).toBe('Lea Roy');
+  });
+
+  it('gives a listed ticket its ID, or fails naming the members the item has', () => {
+    expect(listedTicketId(readListItem({ TicketId: 7 }))).toBe(7);
+    expect(() => listedTicketId(readListItem({ TicketNo: 7, subject: 'x' }))).toThrow(
+      "a ticket in the service's list has no ID tkt knows: its members are TicketNo, subject",
+    );
+    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`m${index}`, index]));
+    expect(() => listedTicketId(readListItem(wide))).toThrow(/its members are m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, \.\.\.$/);
+    expect(() => listedTicketId(readListItem('text'))).toThrow(/no ID tkt knows: it has no members$/);
   });
 
   it('tells a record it cannot read from an empty one: only the detail says who it is', () => {
