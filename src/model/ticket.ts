@@ -56,6 +56,12 @@ export interface TicketListItem {
   settled: boolean;
   /** Any field of the table by its key (`status`, `site`, `due`), read on demand. */
   field(key: string): FieldReading;
+  /**
+   * Whether the ticket has a member for `what`, even an empty one (null): a list item may leave
+   * members out (the spec does not give them), and then only the ticket's detail says.
+   * `settled`: its status, or a resolved or closed flag.
+   */
+  says(what: 'due' | 'created' | 'settled'): boolean;
 }
 
 export interface ConversationEntry {
@@ -299,6 +305,18 @@ export function listedTicketId(ticket: Pick<TicketListItem, 'id' | 'raw'>): numb
   );
 }
 
+/**
+ * Whether the ticket is overdue at `now`: the service's own flag, else a due date past while the
+ * ticket is neither resolved nor closed. Undefined when the ticket does not say enough (a list
+ * item without its due date, or past due without its status): its detail does.
+ */
+export function overdueAt(ticket: TicketListItem, now: Date): boolean | undefined {
+  if (ticket.overdue !== undefined) return ticket.overdue;
+  if (!ticket.says('due')) return undefined;
+  if (ticket.due === undefined || ticket.due >= now) return false;
+  return ticket.says('settled') ? true : undefined;
+}
+
 /** A list item (or a detail, read for its columns). */
 export function readListItem(raw: unknown): TicketListItem {
   const readings = new Map<string, FieldReading>();
@@ -311,6 +329,11 @@ export function readListItem(raw: unknown): TicketListItem {
   const overdueFlag = typeof flag === 'boolean' ? flag : undefined;
   const status = fieldOf('status').name;
   const id = listItemIdOf(raw);
+  const says = (what: 'due' | 'created' | 'settled'): boolean => {
+    if (what === 'created') return field(raw, ...MEMBERS.created) !== undefined;
+    if (what === 'due') return fieldOf('due').said;
+    return fieldOf('status').said || field(raw, ...MEMBERS.settled) !== undefined;
+  };
   return {
     raw,
     id: typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined,
@@ -325,6 +348,7 @@ export function readListItem(raw: unknown): TicketListItem {
     overdueFlag,
     ...dueState({ raw, overdueFlag }, status),
     field: fieldOf,
+    says,
   };
 }
 

@@ -5,7 +5,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, routeCount, sendsNothing, startReshapingServer, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, keepOnly, routeCount, sendsNothing, startReshapingServer, useHarness, userId } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
@@ -254,6 +254,60 @@ async function reshapedIds(reshape: (item: Record<string, unknown>) => Record<st
 }
 
 describe("tkt list over list items that leave members out (the spec does not give a list item's members)", () => {
+  const lean = keepOnly('ticketId', 'subject', 'status');
+
+  it("judges the date filters and --overdue on the ticket's detail, one read per ticket whose item lacks the date", async () => {
+    const all = await listed();
+    const cutoff = new Date(Date.now() + 5 * 24 * 3600 * 1000).toISOString();
+    const created = all.map((t) => t.createdOn).sort()[Math.floor(all.length / 2)]!;
+    // The open tickets alone (the items say their status): a read for each of them, none for the others.
+    const open = all.filter((t) => t.ticketStatusId === 1);
+    for (const argv of [
+      ['--due-before', cutoff],
+      ['--due-after', cutoff],
+      ['--created-after', created],
+      ['--created-before', created],
+    ]) {
+      const expected = await ids('--all', '--status', 'open', ...argv);
+      expect(expected.length, argv.join(' ')).toBeGreaterThan(0);
+      expect(expected.length, argv.join(' ')).toBeLessThan(open.length);
+      const { ids: shown, reads } = await reshapedIds(lean, '--all', '--status', 'open', ...argv);
+      expect(shown, argv.join(' ')).toEqual(expected);
+      expect(reads, argv.join(' ')).toBe(open.length);
+    }
+    // A resolved or closed ticket is never overdue: its status in the item says enough.
+    const expected = await ids('--all', '--overdue');
+    expect(expected.length).toBeGreaterThan(0);
+    const { ids: shown, reads } = await reshapedIds(lean, '--all', '--overdue');
+    expect(shown).toEqual(expected);
+    expect(reads).toBe(all.filter((t) => !COMPLETED.has(t.ticketStatusId)).length);
+  });
+
+  it('--overdue reads the detail of an item past due that does not say its status, and of none other', async () => {
+    const all = await listed();
+    const expected = await ids('--all', '--overdue');
+    const { ids: shown, reads } = await reshapedIds(keepOnly('ticketId', 'subject', 'dueDate'), '--all', '--overdue');
+    expect(shown).toEqual(expected);
+    // A ticket due later, or never, is not overdue whatever its status; one past due may be settled.
+    const pastDue = all.filter((t) => t.dueDate !== null && Date.parse(t.dueDate) < Date.now());
+    expect(pastDue.length).toBeLessThan(all.length);
+    expect(reads).toBe(pastDue.length);
+  });
+
+  it('sorts by the value of the detail of each ticket whose item lacks the field', async () => {
+    const open = (await listed()).filter((t) => t.ticketStatusId === 1);
+    for (const sort of ['due', '-priority', 'created']) {
+      const expected = await ids('--status', 'open', '--sort', sort, '--limit', '7');
+      const { ids: shown, reads } = await reshapedIds(lean, '--status', 'open', '--sort', sort, '--limit', '7');
+      expect(shown, sort).toEqual(expected);
+      expect(reads, sort).toBe(open.length);
+    }
+    // The items say their status: no detail is read to sort by it.
+    const { ids: shown, reads } = await reshapedIds(lean, '--sort', 'status', '--limit', '7');
+    expect(shown).toEqual(await ids('--sort', 'status', '--limit', '7'));
+    expect(reads).toBe(0);
+  });
+
   it('reads an assignee given as {firstName, lastName} as that person, and judges one it cannot read on the detail', async () => {
     const split = (item: Record<string, unknown>) => {
       const { assignee, ...rest } = item;

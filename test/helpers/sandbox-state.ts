@@ -141,6 +141,12 @@ export async function startReshapingServer(h: Harness, reshape: (item: Record<st
   });
 }
 
+/** A list item with only the members named (startReshapingServer), as a service with leaner items gives it. */
+export const keepOnly =
+  (...names: string[]) =>
+  (item: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(item).filter(([name]) => names.includes(name)));
+
 /** `req` (whose body was `body`) sent on to the sandbox as it came, with its token and content type. */
 const forwardToSandbox = (h: Harness, req: IncomingMessage, body: Buffer): Promise<Response> => forwardTo(h.sandbox.url, req, body);
 

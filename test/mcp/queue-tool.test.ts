@@ -1,9 +1,10 @@
 // my_queue against a service whose list items differ from the sandbox's (the spec does not give a
-// list item's members): an error rather than a ticket twice where the items' ID member has a name
-// tkt does not know.
+// list item's members): the counts and the urgent tickets of tkt status, read from the details
+// where the items leave a member out, and an error rather than a ticket twice where the items'
+// ID member has a name tkt does not know.
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { startReshapingServer, useHarness } from '../helpers/sandbox-state.js';
+import { keepOnly, startReshapingServer, useHarness } from '../helpers/sandbox-state.js';
 import { inProcessMcp } from './in-process.js';
 
 let h: Harness;
@@ -30,6 +31,17 @@ async function myQueue(reshape?: (item: Record<string, unknown>) => Record<strin
 }
 
 describe("my_queue over list items that differ from the sandbox's", () => {
+  it('counts and orders from the details when the items leave out the due date and the assignee', async () => {
+    const full = await myQueue();
+    const lean = await myQueue(keepOnly('ticketId', 'subject', 'status'));
+    expect(lean.isError).toBeFalsy();
+    expect(full.structuredContent!.counts.dueToday).toBeGreaterThan(0);
+    expect(lean.structuredContent!.counts).toEqual(full.structuredContent!.counts);
+    // The urgent tickets as their details say them: due dates and priorities, not left out.
+    expect(lean.structuredContent!.urgent).toEqual(full.structuredContent!.urgent);
+    expect(lean.structuredContent!.urgent.some((ticket) => ticket.due !== undefined)).toBe(true);
+  });
+
   it('is an error naming the members of an item whose ID tkt cannot find, not a ticket listed twice', async () => {
     const result = await myQueue(({ ticketId, ...rest }) => ({ TicketNo: ticketId, ...rest }));
     expect(result.isError).toBe(true);

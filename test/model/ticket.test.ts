@@ -1,7 +1,7 @@
 // The ticket read model: every shape the service may send (the spec leaves the list item and
 // most of the detail open) reads the same.
 import { describe, expect, it } from 'vitest';
-import { listedTicketId, readListItem, readTicket } from '../../src/model/ticket.js';
+import { listedTicketId, overdueAt, readListItem, readTicket } from '../../src/model/ticket.js';
 
 describe('readListItem', () => {
   it('reads the sandbox list item (ticketId, subject, plain names)', () => {
@@ -122,6 +122,28 @@ describe('readListItem', () => {
     const wide = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`m${index}`, index]));
     expect(() => listedTicketId(readListItem(wide))).toThrow(/its members are m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, \.\.\.$/);
     expect(() => listedTicketId(readListItem('text'))).toThrow(/no ID tkt knows: it has no members$/);
+  });
+
+  it('says which of its due date, creation date and status the item has at all, null too', () => {
+    const lean = readListItem({ ticketId: 1, subject: 'x' });
+    expect([lean.says('due'), lean.says('created'), lean.says('settled')]).toEqual([false, false, false]);
+    const full = readListItem({ ticketId: 1, dueDate: null, CreatedOn: '2026-11-01T00:00:00Z', status: 'Open' });
+    expect([full.says('due'), full.says('created'), full.says('settled')]).toEqual([true, true, true]);
+    expect(readListItem({ isClosed: false }).says('settled')).toBe(true);
+  });
+
+  it('judges overdue at a time, or says it cannot from what the item has', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    const past = '2026-11-26T12:00:00Z';
+    expect(overdueAt(readListItem({ status: 'Open', dueDate: past }), now)).toBe(true);
+    expect(overdueAt(readListItem({ status: 'Closed', dueDate: past }), now)).toBe(false);
+    expect(overdueAt(readListItem({ status: 'Open', dueDate: '2026-11-28T12:00:00Z' }), now)).toBe(false);
+    expect(overdueAt(readListItem({ status: 'Open', dueDate: null }), now)).toBe(false);
+    expect(overdueAt(readListItem({ isOverdue: true }), now)).toBe(true);
+    // No due date member, or past due without a status: the detail says.
+    expect(overdueAt(readListItem({ status: 'Open' }), now)).toBeUndefined();
+    expect(overdueAt(readListItem({ dueDate: past }), now)).toBeUndefined();
+    expect(overdueAt(readListItem({ dueDate: '2026-11-28T12:00:00Z' }), now)).toBe(false);
   });
 
   it('tells a record it cannot read from an empty one: only the detail says who it is', () => {
