@@ -13,6 +13,8 @@ const DETAIL_CONCURRENCY = 8;
 export interface DetailReads {
   api(): Promise<ApiClient>;
   signal: AbortSignal;
+  /** The details read so far, by ticket ID: a run that judges the same tickets more than once (tkt status) reads each once. */
+  read?: Map<string, unknown>;
 }
 
 /**
@@ -31,7 +33,11 @@ export async function judgeEach<T>(
     const api = await reads.api();
     await inLanes(undecided, DETAIL_CONCURRENCY, async (index) => {
       const id = listedTicketId(readListItem(items[index]));
-      const detail = (await api.send(plans.getTicket(Number(id)), { signal: reads.signal })).body;
+      let detail = reads.read?.get(String(id));
+      if (detail === undefined) {
+        detail = (await api.send(plans.getTicket(Number(id)), { signal: reads.signal })).body;
+        reads.read?.set(String(id), detail);
+      }
       const verdict = judge(detail);
       if (verdict === undefined) throw unsaid(id, detail);
       verdicts[index] = verdict;

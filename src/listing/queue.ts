@@ -65,7 +65,8 @@ export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date):
   const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
   const counts: Record<string, number> = {};
   COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
-  const reads: DetailReads = { api: () => Promise.resolve(api), signal };
+  // A ticket whose item leaves out both its due date and its assignee is read once for both.
+  const reads: DetailReads = { api: () => Promise.resolve(api), signal, read: new Map() };
   // "Due today" by the user's local day, as --due-before reads a date: the service's view counts
   // its own day (the sandbox's is UTC's), which in Tokyo held tickets due at 08:00 tomorrow. It
   // costs no request when the items say their due dates: what is due earlier today is in the
