@@ -15,9 +15,10 @@ const EXAMPLES = `
 Filters (names resolve like everywhere: "--status on" is On Hold if unique): tkt fetches the
 pages and keeps the matching tickets, since the service filters only by view and --search;
 with a filter, --limit N means N matching tickets (default ${DEFAULT_LIMIT}), fetched over as many
-pages as needed. --site and --department fetch a ticket's detail when the list does not say
-them. --sort reads the whole view (every match, with a filter) and orders it; --limit and
---page then pick from the sorted tickets: --sort due --limit 5 is the 5 due first.
+pages as needed. A filter or --sort reads a ticket's detail when its list item does not say
+the field (the sandbox's carry no site or department). --sort reads the whole view (every
+match, with a filter) and orders it; --limit and --page then pick from the sorted tickets:
+--sort due --limit 5 is the 5 due first.
 
 --all prints every ticket (every match): with it, --limit only sizes the pages --page counts,
 so --all --limit without --page is exit 2; for N tickets, drop --all.

@@ -34,17 +34,17 @@ Examples:
 
 export async function run(_options: StatusOptions, ctx: Context): Promise<void> {
   const { readQueue, renderQueue, urgentIds } = await import('../listing/queue.js');
-  const queue = await readQueue(await ctx.api(), ctx.signal, ctx.now());
+  const reading = await readQueue(await ctx.api(), ctx.signal, ctx.now());
   let leftOut = '';
-  await ctx.output.document(queue, {
+  await ctx.output.document(reading.queue, {
     human: async () => {
-      const shown = await renderQueue(queue, ctx);
+      const shown = await renderQueue(reading, ctx);
       leftOut = shown.leftOut;
       return shown.text;
     },
     // The essentials of a queue: the tickets to open next, as `list -q` gives IDs.
     quiet: () =>
-      urgentIds(queue)
+      urgentIds(reading)
         .map((id) => `${id}\n`)
         .join(''),
   });

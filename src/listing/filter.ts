@@ -2,16 +2,18 @@
 // length, search, listType and filterBy (docs/service.md 4.1), so tkt filters the items it fetches.
 // A list item's shape is not specified: each filter reads the item's ID field when it has
 // one (ticketStatusId, siteId...), else its name or nested record ("Open", {id, status});
-// an item that says nothing about a filtered field (the sandbox's list items carry no site)
-// is judged on the ticket's detail, fetched for it alone.
+// an item that says nothing about a filtered field (the sandbox's list items carry no site;
+// another service's may carry no due date) is judged on the ticket's detail, fetched for it
+// alone, and so is an item sorted by a field it lacks (details.ts).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { isObject } from '../api/member-access.js';
 import type { Context } from '../context/context.js';
-import { UsageError } from '../errors.js';
+import { OperationError, UsageError } from '../errors.js';
 import { closestWord } from '../util/closest.js';
 import type { LookupEntry, Lookups } from '../lookups/types.js';
 import { FILTER_FIELDS, type LookupKind } from '../model/fields.js';
-import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { overdueAt, readListItem, type TicketListItem } from '../model/ticket.js';
+import { judgeEach, type DetailReads } from './details.js';
 import { kebabCase } from './query.js';
 import { parseBound, type Bound } from '../util/when.js';
 
@@ -44,6 +46,11 @@ const flagOf = (option: DateOption) => `--${kebabCase(option)}`;
 /** true / false, or undefined when the item does not say (the detail will). */
 type Verdict = boolean | undefined;
 type Test = (ticket: TicketListItem) => Verdict;
+/** A filter's test, and its option as typed (`--overdue`), for the error when not even a detail says. */
+interface NamedTest {
+  flag: string;
+  test: Test;
+}
 
 /** What `list --assignee` takes for tickets that have no assignee. */
 export const NO_ASSIGNEE = 'none';
@@ -73,6 +80,8 @@ export interface TicketFilter {
   active: boolean;
   /** Whether the item (a list item or a detail, as the service sent it) matches; undefined when only its detail can tell. */
   test: (item: unknown) => Verdict;
+  /** The options whose fields the item (a detail) says nothing about: what `test` left undecided. */
+  unsaid?: (item: unknown) => string[];
 }
 
 const same = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
@@ -82,7 +91,8 @@ function lookupTest(kind: LookupKind, id: number | string | undefined, entry: Lo
   const names = entry === undefined ? [] : [entry.name, ...entry.aliases];
   return (ticket) => {
     const reading = ticket.field(kind);
-    if (!reading.said) return undefined;
+    // A record tkt cannot read ({login: "x"}) says no more than a missing member: the detail decides.
+    if (!reading.said || reading.unread) return undefined;
     if (id === undefined) return reading.empty;
     if (reading.id !== undefined) return same(reading.id, id);
     const { name, username } = reading;
@@ -160,32 +170,47 @@ export function hasFilters(options: ListFilterOptions): boolean {
 /** Resolves the filters' names (lookups, `@me`) and builds one test for an item. */
 export async function buildFilter(options: ListFilterOptions, ctx: Context, lookups: Lookups): Promise<TicketFilter> {
   const now = ctx.now();
-  const tests: Test[] = [];
+  const tests: NamedTest[] = [];
   for (const kind of LOOKUP_FILTERS) {
     const value = options[kind];
     if (value === undefined) continue;
+    const flag = `--${kind}`;
     if (kind === 'assignee' && value.trim().toLowerCase() === NO_ASSIGNEE) {
-      tests.push(lookupTest('assignee', undefined, undefined));
+      tests.push({ flag, test: lookupTest('assignee', undefined, undefined) });
       continue;
     }
-    const id = await lookups.resolve(kind, value, { flag: `--${kind}`, noun: kind === 'assignee' ? 'user' : kind });
+    const id = await lookups.resolve(kind, value, { flag, noun: kind === 'assignee' ? 'user' : kind });
     const entry = (await lookups.entries(kind)).find((candidate) => same(candidate.id, id));
-    tests.push(lookupTest(kind, id, entry));
+    tests.push({ flag, test: lookupTest(kind, id, entry) });
   }
   const { overdue } = options;
   // false: the tickets that are not overdue (list_tickets); the CLI's --overdue is true or not given.
-  if (overdue !== undefined) tests.push((ticket) => (ticket.overdue ?? (ticket.due !== undefined && ticket.due < now)) === overdue);
+  if (overdue !== undefined) {
+    tests.push({
+      flag: '--overdue',
+      test: (ticket) => {
+        const overdueNow = overdueAt(ticket, now);
+        return overdueNow === undefined ? undefined : overdueNow === overdue;
+      },
+    });
+  }
   // A ticket without the date (no due date) is outside every range, as it is before or after no time.
   for (const { field, after, before } of dateRanges(options, now)) {
     if (after === undefined && before === undefined) continue;
+    const names = DATE_FILTERS[field];
+    const flag = [...(after === undefined ? [] : [flagOf(names.after)]), ...(before === undefined ? [] : [flagOf(names.before)])].join(' ');
     // A date alone's end is in `--X-after D`, not in `--X-before D`: each instant on one side only (parseBound).
-    tests.push((ticket) => {
-      const date = ticket[field];
-      return (
-        date !== undefined &&
-        (after === undefined || date > after.at || (after.dayEnd && date.getTime() === after.at.getTime())) &&
-        (before === undefined || date < before.at)
-      );
+    tests.push({
+      flag,
+      test: (ticket) => {
+        if (!ticket.says(field)) return undefined;
+        const date = ticket[field];
+        return (
+          date !== undefined &&
+          (after === undefined || date > after.at || (after.dayEnd && date.getTime() === after.at.getTime())) &&
+          (before === undefined || date < before.at)
+        );
+      },
     });
   }
 
@@ -195,39 +220,67 @@ export async function buildFilter(options: ListFilterOptions, ctx: Context, look
       if (!isObject(item)) return false;
       const ticket = readListItem(item);
       let verdict: Verdict = true;
-      for (const test of tests) {
+      for (const { test } of tests) {
         const result = test(ticket);
         if (result === false) return false;
         if (result === undefined) verdict = undefined;
       }
       return verdict;
     },
+    unsaid(item) {
+      const ticket = readListItem(item);
+      return tests.filter(({ test }) => test(ticket) === undefined).map(({ flag }) => flag);
+    },
   };
 }
 
+/** Tickets in --sort's order; an item without the sorted field is sorted by its ticket's detail. */
+export type Order = (items: readonly unknown[], reads: DetailReads) => Promise<unknown[]>;
+
+/** A ticket's place in a sort: its key, undefined for a ticket without the field (last). */
+interface SortKey {
+  key: number | undefined;
+}
+
 /** Orders tickets for --sort; priority and status sort in their lookup order (Low before High). */
-export async function buildSort(sort: Sort, lookups: Lookups): Promise<(items: readonly unknown[]) => unknown[]> {
-  let key: (ticket: TicketListItem) => number | undefined;
+export async function buildSort(sort: Sort, lookups: Lookups): Promise<Order> {
+  // undefined when the ticket says nothing of the field: its detail does.
+  let keyOf: (ticket: TicketListItem) => SortKey | undefined;
   if (sort.field === 'id')
-    key = (ticket) => {
+    keyOf = (ticket) => {
       const id = Number(ticket.id);
-      return Number.isNaN(id) ? undefined : id;
+      return { key: Number.isNaN(id) ? undefined : id };
     };
-  else if (sort.field === 'created') key = (ticket) => ticket.created?.getTime();
-  else if (sort.field === 'due') key = (ticket) => ticket.due?.getTime();
-  else {
+  else if (sort.field === 'created' || sort.field === 'due') {
+    const date = sort.field;
+    keyOf = (ticket) => (ticket.says(date) ? { key: ticket[date]?.getTime() } : undefined);
+  } else {
     const kind = sort.field;
     const tests = (await lookups.entries(kind)).map((entry) => lookupTest(kind, entry.id, entry));
-    key = (ticket) => {
+    keyOf = (ticket) => {
+      const reading = ticket.field(kind);
+      if (!reading.said || reading.unread) return undefined;
       const index = tests.findIndex((matches) => matches(ticket) === true);
-      return index < 0 ? undefined : index;
+      return { key: index < 0 ? undefined : index };
     };
   }
   const direction = sort.descending ? -1 : 1;
-  return (items) =>
-    items
-      .map((item) => ({ item, key: key(readListItem(item)) }))
-      // Tickets without the field go last either way; equal keys keep the service's order.
-      .sort((a, b) => (a.key === undefined || b.key === undefined ? (a.key === b.key ? 0 : a.key === undefined ? 1 : -1) : (a.key - b.key) * direction))
-      .map(({ item }) => item);
+  return async (items, reads) => {
+    const keys = await judgeEach(
+      items,
+      (item) => keyOf(readListItem(item)),
+      reads,
+      (id) =>
+        new OperationError(`cannot sort ticket #${id} by ${sort.field}: neither the list nor its detail says it`, {
+          hint: `sort by another field (${SORT_FIELDS.join(', ')})`,
+        }),
+    );
+    return (
+      items
+        .map((item, index) => ({ item, key: keys[index]!.key }))
+        // Tickets without the field go last either way; equal keys keep the service's order.
+        .sort((a, b) => (a.key === undefined || b.key === undefined ? (a.key === b.key ? 0 : a.key === undefined ? 1 : -1) : (a.key - b.key) * direction))
+        .map(({ item }) => item)
+    );
+  };
 }

@@ -4,7 +4,7 @@
 import type { Context } from '../context/context.js';
 import type { Lookups } from '../lookups/types.js';
 import { readListItem } from '../model/ticket.js';
-import { buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type TicketFilter } from './filter.js';
+import { buildFilter, buildSort, checkFilterOptions, hasFilters, parseSort, type ListFilterOptions, type Order, type TicketFilter } from './filter.js';
 import { PAGE_CONCURRENCY, unlessStopped, walkPages, type PageSource, type WalkChanges } from './pages.js';
 import { listSource, matchWindow, matchingPages, type ListSourceOptions, type MatchWindow } from './source.js';
 
@@ -13,7 +13,7 @@ export interface Listing {
   /** With a filter or a sort: which of the matches or of the sorted tickets to show. */
   window: MatchWindow | undefined;
   filter: TicketFilter | undefined;
-  order: ((items: readonly unknown[]) => unknown[]) | undefined;
+  order: Order | undefined;
   /** Without a window: every page from the source's first (--all), not that page only. */
   all: boolean;
 }
@@ -53,7 +53,11 @@ export function notShownListing(listing: Listing, shown: ReadonlySet<string>, co
   return {
     ...listing,
     window: { skip: 0, limit: count },
-    filter: { active: true, test: (item) => notShown(item) && (filter === undefined ? true : filter.test(item)) },
+    filter: {
+      active: true,
+      test: (item) => notShown(item) && (filter === undefined ? true : filter.test(item)),
+      ...(filter?.unsaid && { unsaid: filter.unsaid }),
+    },
     all: false,
   };
 }
@@ -68,7 +72,8 @@ export async function* listedPages({ source, window = EVERY, filter, order, all 
     const every = filter === undefined ? walkPages({ ...source, firstPage: 1 }, walk) : matchingPages(EVERY, source, filter, ctx, changes);
     const held: unknown[] = [];
     for await (const items of every) held.push(...items);
-    yield order(held).slice(window.skip, window.skip + window.limit);
+    const ordered = await unlessStopped(order(held, ctx), ctx.signal);
+    yield ordered.slice(window.skip, window.skip + window.limit);
   } else if (filter !== undefined) {
     yield* matchingPages(window, source, filter, ctx, changes);
   } else if (all) {

@@ -9,7 +9,7 @@ import { createStyle } from '../output/style.js';
 import { formatDay, formatDue } from '../output/time.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { isoUtc } from '../util/iso-time.js';
-import { TICKET_MEMBER_ALIASES, readListItem, type TicketListItem } from '../model/ticket.js';
+import { TICKET_MEMBER_ALIASES, listedTicketId, readListItem, type TicketListItem } from '../model/ticket.js';
 
 // Fallback columns are capped so an item with fifty fields still gives a readable table.
 const MAX_FALLBACK_COLUMNS = 8;
@@ -36,7 +36,8 @@ export const TICKET_COLUMN_FIT = {
 function ticketColumns(color: boolean): RecordColumn<TicketListItem>[] {
   const style = createStyle(color);
   return [
-    { name: 'id', header: 'ID', human: (t) => t.id, align: 'right', ...TICKET_COLUMN_FIT.id },
+    // Never blank: an item whose ID tkt cannot find fails the run (listedTicketId), as -q does.
+    { name: 'id', header: 'ID', human: listedTicketId, align: 'right', ...TICKET_COLUMN_FIT.id },
     { name: 'title', header: 'TITLE', human: (t) => t.title, ...TICKET_COLUMN_FIT.title },
     { name: 'status', header: 'STATUS', human: (t) => t.status, ...TICKET_COLUMN_FIT.status },
     { name: 'priority', header: 'PRIORITY', human: (t) => t.priority, ...TICKET_COLUMN_FIT.priority },
@@ -79,7 +80,7 @@ export function createListPrinter(output: Output, color: boolean): Promise<Recor
         : scalarMemberNames(items, MAX_FALLBACK_COLUMNS),
     aliases: TICKET_MEMBER_ALIASES,
     noun: 'tickets',
-    quiet: (t) => (t.id === undefined ? undefined : sanitizeInline(String(t.id))),
+    quiet: (t) => sanitizeInline(String(listedTicketId(t))),
     none: 'no tickets',
   });
 }

@@ -1,17 +1,20 @@
 // The caller's queue at a glance (docs/cli.md section 10), for `tkt status`: how many of their
 // tickets are open, overdue, due today, on hold, pending and escalated, how many in their groups
 // have nobody assigned, then the most urgent few. Each count is the service's own view, walked
-// whole, but "due today", which is the user's day (readQueue).
+// whole, but "due today", which is the user's day (readQueue). What a list item leaves out (its
+// due date, its assignee) is read from the ticket's detail, as `tkt list`'s filters read it.
 import { tktCommand } from '../config/session.js';
 import type { ApiClient } from '../api/types.js';
 import type { Context } from '../context/context.js';
+import { OperationError } from '../errors.js';
 import { renderPlainTable } from '../output/plain-table.js';
 import { createStyle } from '../output/style.js';
 import type { Column } from '../output/table.js';
 import { formatDue, sameLocalDay } from '../output/time.js';
+import { judgeEach, type DetailReads } from './details.js';
 import { TICKET_COLUMN_FIT } from './output.js';
 import { viewTickets } from './pages.js';
-import { readListItem, type TicketListItem } from '../model/ticket.js';
+import { listedTicketId, readListItem, type TicketListItem } from '../model/ticket.js';
 import { isoUtc } from '../util/iso-time.js';
 
 // Counted views, in the order they are shown (docs/cli.md section 10), with their list types.
@@ -32,47 +35,82 @@ export interface Queue {
   urgent: unknown[];
 }
 
-export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date): Promise<Queue> {
+/** The queue (what --json prints), and its urgent tickets as tkt read them. */
+export interface QueueReading {
+  queue: Queue;
+  /** The urgent tickets in order, read from the detail where the list item left out the due date that orders them. */
+  urgent: TicketListItem[];
+}
+
+const idKey = (item: unknown): string => String(listedTicketId(readListItem(item)));
+
+/** Each ticket of `items` once, by ID: a ticket whose status changed between the reads may be in two views. */
+function eachOnce(items: readonly unknown[]): unknown[] {
+  return [...new Map(items.map((item) => [idKey(item), item])).values()];
+}
+
+/** What a queue's count or order needs of a ticket that neither its list item nor its detail says. */
+function unsaidFor(what: string) {
+  return (id: number | string) => new OperationError(`ticket #${id}: neither the list nor its detail says its ${what}, which the queue's counts need`);
+}
+
+/** The ticket's due date, when it says one (null too). */
+function dueSaid(item: unknown): TicketListItem | undefined {
+  const ticket = readListItem(item);
+  return ticket.says('due') ? ticket : undefined;
+}
+
+export async function readQueue(api: ApiClient, signal: AbortSignal, now: Date): Promise<QueueReading> {
   const all = (listType: string) => viewTickets(api, listType, signal);
   const [lists, groups] = await Promise.all([Promise.all(COUNTS.map(([, listType]) => all(listType))), all('AllMyGroups')]);
   const counts: Record<string, number> = {};
   COUNTS.forEach(([key], index) => (counts[key] = lists[index]!.length));
+  // A ticket whose item leaves out both its due date and its assignee is read once for both.
+  const reads: DetailReads = { api: () => Promise.resolve(api), signal, read: new Map() };
   // "Due today" by the user's local day, as --due-before reads a date: the service's view counts
   // its own day (the sandbox's is UTC's), which in Tokyo held tickets due at 08:00 tomorrow. It
-  // costs no request: what is due earlier today is in the overdue view, what is due later today
-  // in the open, on-hold, pending or escalated one (and the service's due-today view is read too).
-  const mine = new Map(
-    lists
-      .flat()
-      .map((item) => readListItem(item))
-      .map((ticket) => [ticket.id ?? ticket.raw, ticket]),
-  );
-  counts.dueToday = [...mine.values()].filter((ticket) => !ticket.settled && ticket.due !== undefined && sameLocalDay(ticket.due, now)).length;
+  // costs no request when the items say their due dates: what is due earlier today is in the
+  // overdue view, what is due later today in the open, on-hold, pending or escalated one (and the
+  // service's due-today view is read too).
+  const mine = await judgeEach(eachOnce(lists.flat()), dueSaid, reads, unsaidFor('due date'));
+  counts.dueToday = mine.filter((ticket) => !ticket.settled && ticket.due !== undefined && sameLocalDay(ticket.due, now)).length;
   // A resolved or closed ticket nobody was assigned to is no one's work.
-  counts.unassignedInMyGroups = groups.map(readListItem).filter((ticket) => ticket.assignee === undefined && !ticket.settled).length;
+  const unassigned = await judgeEach(
+    eachOnce(groups),
+    (item) => {
+      const ticket = readListItem(item);
+      const assignee = ticket.field('assignee');
+      if (!assignee.said || assignee.unread) return undefined;
+      if (!assignee.empty) return false;
+      return ticket.says('settled') ? !ticket.settled : undefined;
+    },
+    reads,
+    unsaidFor('assignee and status'),
+  );
+  counts.unassignedInMyGroups = unassigned.filter(Boolean).length;
 
   // The urgent table lists every overdue ticket the count counts, first: the service's overdue
   // view holds on-hold, pending and escalated tickets too. Then the tickets being worked, open
   // (In Progress too) and escalated ones: an escalated ticket due today goes before an open one
   // due next week. On-hold and pending ones wait on someone else, and come in only once overdue.
-  const view = (key: (typeof COUNTS)[number][0]) => lists[COUNTS.findIndex(([countKey]) => countKey === key)]!.map(readListItem);
-  const overdueView = view('overdue');
-  const overdueIds = new Set(overdueView.map((ticket) => ticket.id));
-  // Once each: a ticket whose status changed between the reads may be in two views.
-  const candidates = [...new Map([...overdueView, ...view('open'), ...view('escalated')].map((ticket) => [ticket.id ?? ticket.raw, ticket])).values()];
-  const dueOf = (ticket: TicketListItem) => ticket.due?.getTime() ?? Number.POSITIVE_INFINITY;
-  const overdue = (ticket: TicketListItem) => Number(overdueIds.has(ticket.id) || dueOf(ticket) < now.getTime());
+  const view = (key: (typeof COUNTS)[number][0]) => lists[COUNTS.findIndex(([countKey]) => countKey === key)]!;
+  const overdueIds = new Set(view('overdue').map(idKey));
+  const candidates = eachOnce([...view('overdue'), ...view('open'), ...view('escalated')]);
+  const tickets = await judgeEach(candidates, dueSaid, reads, unsaidFor('due date'));
+  const dueOf = (index: number) => tickets[index]!.due?.getTime() ?? Number.POSITIVE_INFINITY;
+  const inOverdueView = candidates.map((item) => overdueIds.has(idKey(item)));
+  const overdue = (index: number) => Number(inOverdueView[index]! || dueOf(index) < now.getTime());
   // Overdue first, then the nearest due date; tickets without one last. --json prints them as the service sent them.
-  const urgent = candidates
+  const order = candidates
+    .map((_item, index) => index)
     .sort((a, b) => overdue(b) - overdue(a) || dueOf(a) - dueOf(b))
-    .slice(0, URGENT_SHOWN)
-    .map((ticket) => ticket.raw);
-  return { counts, urgent };
+    .slice(0, URGENT_SHOWN);
+  return { queue: { counts, urgent: order.map((index) => candidates[index]) }, urgent: order.map((index) => tickets[index]!) };
 }
 
 /** The IDs of the urgent tickets, in order. */
-export function urgentIds(queue: Queue): (number | string)[] {
-  return queue.urgent.map((item) => readListItem(item).id ?? '');
+export function urgentIds(reading: QueueReading): (number | string)[] {
+  return reading.urgent.map(listedTicketId);
 }
 
 // The urgent tickets sit under the counts, indented as they are.
@@ -85,15 +123,14 @@ const INDENT = '  ';
  * `leftOut` is the line for stderr, after it, that names the columns a narrow terminal's table
  * left out (else '').
  */
-export async function renderQueue({ counts, urgent }: Queue, ctx: Context): Promise<{ text: string; leftOut: string }> {
+export async function renderQueue({ queue: { counts }, urgent }: QueueReading, ctx: Context): Promise<{ text: string; leftOut: string }> {
   const piped = !ctx.io.stdoutIsTTY;
   const style = createStyle(ctx.io.stdoutColor);
   const rows: [string, number][] = [
     ...COUNTS.map(([key, , label]): [string, number] => [label, counts[key]!]),
     ['unassigned in your groups', counts.unassignedInMyGroups!],
   ];
-  const tickets = urgent.map((item) => {
-    const ticket = readListItem(item);
+  const tickets = urgent.map((ticket) => {
     const due = formatDue(ticket.due, ctx.now(), ticket);
     const dueText = piped ? (ticket.due === undefined ? undefined : isoUtc(ticket.due)) : due.text === '' ? 'no due date' : due.text;
     return { id: ticket.id, due: dueText, overdue: due.overdue, priority: ticket.priority, status: ticket.status, title: ticket.title };

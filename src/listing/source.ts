@@ -2,10 +2,9 @@
 // tickets), and with a filter the matching tickets of as many pages as it takes, --page and
 // --limit then counting matches (docs/cli.md section 10: the service filters only by view and search).
 import { plans } from '../api/plans.js';
-import { inLanes } from '../util/lanes.js';
 import type { Context } from '../context/context.js';
 import { OperationError, UsageError } from '../errors.js';
-import { readListItem } from '../model/ticket.js';
+import { judgeEach } from './details.js';
 import type { TicketFilter } from './filter.js';
 import { wholeNumberOption } from '../util/ids.js';
 import { nonBlank } from '../util/option-text.js';
@@ -29,8 +28,6 @@ export const DEFAULT_LIMIT = 10;
 export const ALL_PAGE_SIZE = 100;
 // Fixed by the service for list-by-username (docs/service.md 4.16).
 export const USERNAME_PAGE_SIZE = 25;
-// Details fetched at once when a list item does not say what a filter needs.
-const DETAIL_CONCURRENCY = 8;
 
 /**
  * --page N counts pages of --limit tickets (with a filter or a sort, matches), and --all prints
@@ -113,22 +110,19 @@ export async function listSource(options: ListSourceOptions, ctx: Context, filte
 
 /** The items of a page that pass the filter, in order; an item that does not say is judged on its detail. */
 async function matchingItems(items: readonly unknown[], filter: TicketFilter, ctx: Context): Promise<unknown[]> {
-  const verdicts = items.map((item) => filter.test(item));
-  const undecided = verdicts.flatMap((verdict, index) => (verdict === undefined ? [index] : []));
-  if (undecided.length > 0) {
-    const api = await ctx.api();
-    await inLanes(undecided, DETAIL_CONCURRENCY, async (index) => {
-      const { id } = readListItem(items[index]);
-      const verdict = id === undefined ? undefined : filter.test((await api.send(plans.getTicket(Number(id)), { signal: ctx.signal })).body);
-      if (verdict === undefined) {
-        throw new OperationError(`cannot filter ticket ${id === undefined ? '(no ID)' : `#${id}`}: neither the list nor its detail says what the filter asks`, {
-          hint: 'drop the filter the service does not report (--site or --department)',
-        });
-      }
-      verdicts[index] = verdict;
-    });
-  }
-  return items.filter((_item, index) => verdicts[index] === true);
+  const verdicts = await judgeEach(
+    items,
+    (item) => filter.test(item),
+    ctx,
+    (id, detail) => {
+      const flags = filter.unsaid?.(detail) ?? [];
+      const named = flags.length === 0 ? 'the filter' : flags.join(', ');
+      return new OperationError(`cannot filter ticket #${id}: neither the list nor its detail says what ${named} asks`, {
+        hint: `drop ${named}: the service does not report it`,
+      });
+    },
+  );
+  return items.filter((_item, index) => verdicts[index]);
 }
 
 export interface MatchWindow {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import type { ListFilterOptions } from '../listing/filter.js';
 import { listedPages, notShownListing, planListing } from '../listing/listed.js';
+import { readListItem } from '../model/ticket.js';
 import type { ListSourceOptions } from '../listing/source.js';
 import { summarize, summaryLine, ticketSummarySchema } from './summary.js';
 import { nameOrId } from './form-tools.js';
@@ -121,7 +122,7 @@ export const listTickets = defineTool({
     for await (const listed of listedPages(listing, ctx)) items.push(...listed);
     const more = items.length > limit;
     const now = ctx.now();
-    const tickets = items.slice(0, limit).map((item) => summarize(item, now));
+    const tickets = items.slice(0, limit).map((item) => summarize(readListItem(item), now));
     const nextShown = [...shown, ...tickets.flatMap((ticket) => (ticket.id === undefined ? [] : [String(ticket.id)]))];
     const structured = { tickets, ...(more ? { next_cursor: encodeCursor(nextShown, args) } : {}) };
     const lines = tickets.length === 0 ? ['No tickets match.'] : [FENCE_NOTE, ...tickets.map(summaryLine)];

@@ -15,8 +15,9 @@ export const myQueue = defineTool({
   annotations: READ_ONLY,
   async call(_args, { ctx }) {
     const now = ctx.now();
-    const queue = await readQueue(await ctx.api(), ctx.signal, now);
-    const urgent = queue.urgent.map((item) => summarize(item, now));
+    const { queue, urgent: urgentTickets } = await readQueue(await ctx.api(), ctx.signal, now);
+    // As tkt status shows them: from the detail where the list item left out their due date.
+    const urgent = urgentTickets.map((ticket) => summarize(ticket, now));
     const counts = Object.entries(queue.counts)
       .map(([name, count]) => `${name} ${count}`)
       .join(', ');

@@ -2,7 +2,7 @@
 // list item read model (src/model/ticket.ts) that `tkt list` prints.
 import { z } from 'zod';
 import { lookupFieldOf } from '../model/fields.js';
-import { readListItem } from '../model/ticket.js';
+import { listedTicketId, type TicketListItem } from '../model/ticket.js';
 import { formatDue } from '../output/time.js';
 import { clean, quoted } from './text.js';
 
@@ -27,16 +27,17 @@ export function defined<T extends Record<string, unknown>>(record: T): T {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
 }
 
-export function summarize(item: unknown, now: Date): TicketSummary {
-  const ticket = readListItem(item);
+/** A ticket read from a list item (readListItem) or its detail; exit 1 for one without an ID tkt knows, which the assistant could not name. */
+export function summarize(ticket: TicketListItem, now: Date): TicketSummary {
   // As get_ticket and `tkt show` judge it: a due date at midnight is due by the end of that day.
   const { overdue } = formatDue(ticket.due, now, ticket);
   return defined({
-    id: ticket.id,
+    id: listedTicketId(ticket),
     title: clean(ticket.title),
     status: clean(ticket.status),
     priority: clean(ticket.priority),
-    assignee: clean(ticket.assignee) ?? null,
+    // null is "unassigned": a list item that says nothing of the assignee says neither.
+    assignee: ticket.field('assignee').said ? (clean(ticket.assignee) ?? null) : undefined,
     requester: clean(ticket.requester),
     due: ticket.due?.toISOString(),
     overdue,

@@ -7,6 +7,7 @@
 // conversation, attachments) are named here. The raw body stays beside the reading: --json
 // prints what the service sent.
 import { arrayField, field, isObject, stringField } from '../api/member-access.js';
+import { OperationError } from '../errors.js';
 import { TICKET_FIELDS, type MemberNames } from './fields.js';
 
 /** What a ticket says about one field of the table. */
@@ -23,8 +24,16 @@ export interface FieldReading {
   ownName: string | undefined;
   /** A related person's username. */
   username: string | undefined;
-  /** The ticket says the field is empty: no ID, and no name but a record's without an ID. */
+  /**
+   * The ticket says the field is empty: no ID, and no name but a record's whose ID is empty
+   * ({id: null, title: "HQ"}); a record with no ID member is empty only when nothing in it is.
+   */
   empty: boolean;
+  /**
+   * A related record tkt cannot read: no ID member, and nothing it knows as a name or a username
+   * ({login: "x"}). Only the ticket's detail may say who or what it is.
+   */
+  unread: boolean;
 }
 
 /** A ticket of a list (`tkt list`, `tkt status`, triage's rows): the columns people read. */
@@ -47,6 +56,12 @@ export interface TicketListItem {
   settled: boolean;
   /** Any field of the table by its key (`status`, `site`, `due`), read on demand. */
   field(key: string): FieldReading;
+  /**
+   * Whether the ticket has a member for `what`, even an empty one (null): a list item may leave
+   * members out (the spec does not give them), and then only the ticket's detail says.
+   * `settled`: its status, or a resolved or closed flag.
+   */
+  says(what: 'due' | 'created' | 'settled'): boolean;
 }
 
 export interface ConversationEntry {
@@ -148,17 +163,36 @@ const ENTRY = {
   message: ['message', 'body', 'text'],
 } as const;
 const ATTACHMENT = { name: ['fileName', 'name', 'originalName'], size: ['size', 'length', 'fileSize'], at: ['createdOn', 'uploadedOn', 'createdAt'] } as const;
-const PERSON = { email: ['email', 'emailAddress', 'mail'], ownName: ['fullName', 'name'], username: ['userName', 'username'] } as const;
+const PERSON = {
+  email: ['email', 'emailAddress', 'mail'],
+  ownName: ['fullName', 'name'],
+  // The spec's user (2.1) is named by these two: a service may name every person so.
+  firstName: ['firstName'],
+  lastName: ['lastName'],
+  username: ['userName', 'username'],
+} as const;
 
 /** Members that name a related record (user, status, site...) when it is an object. */
 const RECORD_NAMES = ['fullName', 'name', 'title', 'status', 'priority', 'group', 'displayName', 'userName', 'username'];
+
+/** A person record's first and last names together ("Anna Berg"), when it has either. */
+function firstAndLast(record: unknown): string | undefined {
+  const parts = [stringField(record, ...PERSON.firstName), stringField(record, ...PERSON.lastName)].flatMap((part) => nonBlank(part) ?? []);
+  return parts.length === 0 ? undefined : parts.join(' ');
+}
+
+/** A person record's own name: its full name, else its first and last names. */
+function ownNameOf(record: unknown): string | undefined {
+  const full = stringField(record, ...PERSON.ownName);
+  return nonBlank(full) === undefined ? (firstAndLast(record) ?? full) : full;
+}
 
 /** The display name of a related record given as an object or as a plain value. */
 export function displayName(value: unknown): string | undefined {
   if (typeof value === 'string') return value === '' ? undefined : value;
   if (typeof value === 'number') return String(value);
   if (!isObject(value)) return undefined;
-  const name = stringField(value, ...RECORD_NAMES);
+  const name = stringField(value, ...RECORD_NAMES) ?? firstAndLast(value);
   const username = stringField(value, ...PERSON.username);
   // "Anna Berg (anna)": the username is what other commands accept.
   return name !== undefined && username !== undefined && username !== name ? `${name} (${username})` : name;
@@ -208,14 +242,19 @@ function readField(obj: unknown, members: MemberNames): FieldReading {
       : asId(nestedId) === undefined
         ? undefined
         : (nestedId as string | number);
+  const name = firstName(obj, names);
+  // Without an ID member, a record is read by its names: with none, by whether anything is in it.
+  const unnamed = nested !== undefined && nestedId === undefined && name === undefined;
+  const unread = unnamed && Object.values(nested).some((member) => !isEmpty(member));
   return {
     said: own !== undefined || record !== undefined,
     value,
     id: asId(own) ?? asId(nestedId) ?? (typeof record === 'number' ? asId(record) : undefined),
-    name: firstName(obj, names),
-    ownName: nested === undefined ? undefined : stringField(nested, ...PERSON.ownName),
+    name,
+    ownName: nested === undefined ? undefined : ownNameOf(nested),
     username: nested === undefined ? undefined : stringField(nested, ...PERSON.username),
-    empty: isEmpty(own) && (isEmpty(record) || (nested !== undefined && isEmpty(nestedId))),
+    empty: isEmpty(own) && (isEmpty(record) || (nested !== undefined && isEmpty(nestedId) && (nestedId !== undefined || (unnamed && !unread)))),
+    unread,
   };
 }
 
@@ -261,6 +300,38 @@ export function listItemIdOf(raw: unknown): unknown {
   return field(raw, ...MEMBERS.id);
 }
 
+// An item's members named in an error, at most: an item with fifty still gives one readable line.
+const MEMBERS_NAMED = 12;
+
+/**
+ * A listed ticket's ID. An item whose ID member has a name tkt does not know (`TicketNo`) is
+ * exit 1 naming the members it has: shown blank, `tkt list -q | tkt close -` would do nothing,
+ * and tkt status would count it once per view.
+ */
+export function listedTicketId(ticket: Pick<TicketListItem, 'id' | 'raw'>): number | string {
+  if (ticket.id !== undefined) return ticket.id;
+  const members = isObject(ticket.raw) ? Object.keys(ticket.raw) : [];
+  const named = members.length > MEMBERS_NAMED ? [...members.slice(0, MEMBERS_NAMED), '...'] : members;
+  throw new OperationError(
+    `a ticket in the service's list has no ID tkt knows: ${members.length === 0 ? 'it has no members' : `its members are ${named.join(', ')}`}`,
+    {
+      hint: `tkt reads a ticket's ID from ${MEMBERS.id.join(', ')} (any case); "tkt list --json" shows the list as the service sent it`,
+    },
+  );
+}
+
+/**
+ * Whether the ticket is overdue at `now`: the service's own flag, else a due date past while the
+ * ticket is neither resolved nor closed. Undefined when the ticket does not say enough (a list
+ * item without its due date, or past due without its status): its detail does.
+ */
+export function overdueAt(ticket: TicketListItem, now: Date): boolean | undefined {
+  if (ticket.overdue !== undefined) return ticket.overdue;
+  if (!ticket.says('due')) return undefined;
+  if (ticket.due === undefined || ticket.due >= now) return false;
+  return ticket.says('settled') ? true : undefined;
+}
+
 /** A list item (or a detail, read for its columns). */
 export function readListItem(raw: unknown): TicketListItem {
   const readings = new Map<string, FieldReading>();
@@ -273,6 +344,11 @@ export function readListItem(raw: unknown): TicketListItem {
   const overdueFlag = typeof flag === 'boolean' ? flag : undefined;
   const status = fieldOf('status').name;
   const id = listItemIdOf(raw);
+  const says = (what: 'due' | 'created' | 'settled'): boolean => {
+    if (what === 'created') return field(raw, ...MEMBERS.created) !== undefined;
+    if (what === 'due') return fieldOf('due').said;
+    return fieldOf('status').said || field(raw, ...MEMBERS.settled) !== undefined;
+  };
   return {
     raw,
     id: typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined,
@@ -287,6 +363,7 @@ export function readListItem(raw: unknown): TicketListItem {
     overdueFlag,
     ...dueState({ raw, overdueFlag }, status),
     field: fieldOf,
+    says,
   };
 }
 

@@ -442,6 +442,14 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt create --from tickets.csv --resume tickets.csv.report.jsonl --profile staging'],
   },
   {
+    name: 'a listed ticket without an ID tkt knows',
+    cited: {
+      text: 'tkt reads a ticket\'s ID from ticketId, id, ticketNumber (any case); "tkt list --json" shows the list as the service sent it',
+      why: 'needs a service whose list items name their ID otherwise (test/commands/list.test.ts)',
+    },
+    commands: ['tkt list --json'],
+  },
+  {
     name: 'a created ticket without an ID',
     cited: { text: 'check with "tkt list --view all-my-tickets"', why: 'needs a service that names no new ID (test/commands/hostile-service.test.ts)' },
     commands: ['tkt list --view all-my-tickets'],

@@ -5,7 +5,7 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import { startServer } from '../api/server.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, useHarness, userId } from '../helpers/sandbox-state.js';
+import { frontEnv, keepOnly, routeCount, sendsNothing, startReshapingServer, useHarness, userId } from '../helpers/sandbox-state.js';
 import { plans } from '../../src/api/plans.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
@@ -233,6 +233,104 @@ describe('tkt list filters', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown status "Lunch" for --status');
     expect(routeCount(h, 'POST /api/TicketsApi')).toBeGreaterThan(0);
+  });
+});
+
+const isTicketRead = (request: { method: string; url: string }) => request.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(request.url);
+
+/**
+ * `tkt list --view all-tickets -q ARGV` through a service whose list items are as `reshape` makes
+ * them: the IDs printed, and how many ticket details the run read.
+ */
+async function reshapedIds(reshape: (item: Record<string, unknown>) => Record<string, unknown>, ...argv: string[]) {
+  const server = await startReshapingServer(h, reshape);
+  try {
+    const result = await h.cli(['list', '--view', 'all-tickets', '-q', ...argv], { env: frontEnv(h, server) });
+    expect(result.code, result.stderr).toBe(0);
+    return { ids: idLines(result.stdout), reads: server.requests.filter(isTicketRead).length };
+  } finally {
+    await server.close();
+  }
+}
+
+describe("tkt list over list items that leave members out (the spec does not give a list item's members)", () => {
+  const lean = keepOnly('ticketId', 'subject', 'status');
+
+  it("judges the date filters and --overdue on the ticket's detail, one read per ticket whose item lacks the date", async () => {
+    const all = await listed();
+    const cutoff = new Date(Date.now() + 5 * 24 * 3600 * 1000).toISOString();
+    const created = all.map((t) => t.createdOn).sort()[Math.floor(all.length / 2)]!;
+    // The open tickets alone (the items say their status): a read for each of them, none for the others.
+    const open = all.filter((t) => t.ticketStatusId === 1);
+    for (const argv of [
+      ['--due-before', cutoff],
+      ['--due-after', cutoff],
+      ['--created-after', created],
+      ['--created-before', created],
+    ]) {
+      const expected = await ids('--all', '--status', 'open', ...argv);
+      expect(expected.length, argv.join(' ')).toBeGreaterThan(0);
+      expect(expected.length, argv.join(' ')).toBeLessThan(open.length);
+      const { ids: shown, reads } = await reshapedIds(lean, '--all', '--status', 'open', ...argv);
+      expect(shown, argv.join(' ')).toEqual(expected);
+      expect(reads, argv.join(' ')).toBe(open.length);
+    }
+    // A resolved or closed ticket is never overdue: its status in the item says enough.
+    const expected = await ids('--all', '--overdue');
+    expect(expected.length).toBeGreaterThan(0);
+    const { ids: shown, reads } = await reshapedIds(lean, '--all', '--overdue');
+    expect(shown).toEqual(expected);
+    expect(reads).toBe(all.filter((t) => !COMPLETED.has(t.ticketStatusId)).length);
+  });
+
+  it('--overdue reads the detail of an item past due that does not say its status, and of none other', async () => {
+    const all = await listed();
+    const expected = await ids('--all', '--overdue');
+    const { ids: shown, reads } = await reshapedIds(keepOnly('ticketId', 'subject', 'dueDate'), '--all', '--overdue');
+    expect(shown).toEqual(expected);
+    // A ticket due later, or never, is not overdue whatever its status; one past due may be settled.
+    const pastDue = all.filter((t) => t.dueDate !== null && Date.parse(t.dueDate) < Date.now());
+    expect(pastDue.length).toBeLessThan(all.length);
+    expect(reads).toBe(pastDue.length);
+  });
+
+  it('sorts by the value of the detail of each ticket whose item lacks the field', async () => {
+    const open = (await listed()).filter((t) => t.ticketStatusId === 1);
+    for (const sort of ['due', '-priority', 'created']) {
+      const expected = await ids('--status', 'open', '--sort', sort, '--limit', '7');
+      const { ids: shown, reads } = await reshapedIds(lean, '--status', 'open', '--sort', sort, '--limit', '7');
+      expect(shown, sort).toEqual(expected);
+      expect(reads, sort).toBe(open.length);
+    }
+    // The items say their status: no detail is read to sort by it.
+    const { ids: shown, reads } = await reshapedIds(lean, '--sort', 'status', '--limit', '7');
+    expect(shown).toEqual(await ids('--sort', 'status', '--limit', '7'));
+    expect(reads).toBe(0);
+  });
+
+  it('reads an assignee given as {firstName, lastName} as that person, and judges one it cannot read on the detail', async () => {
+    const split = (item: Record<string, unknown>) => {
+      const { assignee, ...rest } = item;
+      if (typeof assignee !== 'string') return { ...rest, assignee };
+      const [first, ...last] = assignee.split(' ');
+      return { ...rest, assignee: { FirstName: first, lastname: last.join(' ') } };
+    };
+    for (const argv of [
+      ['--assignee', '@me'],
+      ['--assignee', 'none'],
+    ]) {
+      const expected = await ids('--all', ...argv);
+      expect(expected.length, argv.join(' ')).toBeGreaterThan(0);
+      const { ids: shown, reads } = await reshapedIds(split, '--all', ...argv);
+      expect(shown, argv.join(' ')).toEqual(expected);
+      expect(reads, argv.join(' ')).toBe(0);
+    }
+    // A person record with nothing tkt reads as a name or an ID: the detail says who it is.
+    const unreadable = (item: Record<string, unknown>) => ({ ...item, assignee: item.assignee === null ? null : { login: 'x' } });
+    const expected = await ids('--all', '--assignee', '@me');
+    const { ids: shown, reads } = await reshapedIds(unreadable, '--all', '--assignee', '@me');
+    expect(shown).toEqual(expected);
+    expect(reads).toBe((await listed()).filter((t) => t.assignedUser !== null).length);
   });
 });
 

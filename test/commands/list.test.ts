@@ -8,7 +8,7 @@ import { LIST_TYPES, kebabCase } from '../../src/listing/query.js';
 import { PAGE_CONCURRENCY } from '../../src/listing/pages.js';
 import { withIO, type Harness, type HarnessOptions } from '../helpers/harness.js';
 import { InterruptedError } from '../../src/errors.js';
-import { frontEnv, routeCount, sendsNothing, startFrontServer, useHarness } from '../helpers/sandbox-state.js';
+import { frontEnv, routeCount, sendsNothing, startFrontServer, startReshapingServer, useHarness } from '../helpers/sandbox-state.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { plans } from '../../src/api/plans.js';
 
@@ -587,6 +587,40 @@ describe('tkt list', () => {
     const sortHelp = /^ {2}--sort <field> +([\s\S]*?)\n {2}--/m.exec(help)?.[1]?.replace(/\s+/g, ' ');
     expect(sortHelp).toMatch(/^order the whole view \(or every match\) by /);
     expect(sortHelp).toContain('then print the --limit tickets of --page');
+  });
+});
+
+describe('tkt list over list items whose ID member has a name tkt does not know', () => {
+  /** The sandbox's items, their ticketId renamed TicketNo. */
+  const renamed = ({ ticketId, ...rest }: Record<string, unknown>) => ({ TicketNo: ticketId, ...rest });
+  const noId =
+    /^error: a ticket in the service's list has no ID tkt knows: its members are TicketNo, subject, status, priority, requester, assignee, group, dueDate, createdOn, isRead, isOverdue\nhint: tkt reads a ticket's ID from ticketId, id, ticketNumber \(any case\); "tkt list --json" shows the list as the service sent it\n$/;
+
+  it('fails with exit 1 naming the members the item has, rather than print blank IDs or no IDs at all; --json prints the body as sent', async () => {
+    const server = await startReshapingServer(h, renamed);
+    try {
+      const env = frontEnv(h, server);
+      // -q printed nothing with exit 0: `tkt list -q | tkt close -` silently closed nothing.
+      for (const argv of [['-q'], [], ['--csv'], ['-q', '--all'], ['--sort', 'due']]) {
+        const result = await h.cli(['list', ...argv], { env });
+        expect(result.code, argv.join(' ')).toBe(1);
+        expect(result.stdout, argv.join(' ')).toBe('');
+        expect(result.stderr, argv.join(' ')).toMatch(noId);
+      }
+      const terminal = await h.context({ env, tty: true, size: { columns: 200 } });
+      await expect(run({}, terminal.ctx)).rejects.toThrow(/has no ID tkt knows/);
+      expect(terminal.stdout()).toBe('');
+      // The service's own body, and the members picked by name, still print.
+      const json = await h.cli(['--json', 'list', '--limit', '3'], { env });
+      expect(json.code, json.stderr).toBe(0);
+      const items = JSON.parse(json.stdout) as { TicketNo: number }[];
+      expect(items.map((item) => typeof item.TicketNo)).toEqual(['number', 'number', 'number']);
+      const columns = await h.cli(['list', '--limit', '3', '--columns', 'TicketNo,subject'], { env });
+      expect(columns.code, columns.stderr).toBe(0);
+      expect(columns.stdout.split('\n')[0]).toMatch(new RegExp(`^${items[0]!.TicketNo}\t`));
+    } finally {
+      await server.close();
+    }
   });
 });
 

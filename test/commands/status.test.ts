@@ -6,7 +6,7 @@ import { displayWidth } from '../../src/output/width.js';
 import { StatusType } from '../../src/sandbox/model.js';
 import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
-import { useHarness } from '../helpers/sandbox-state.js';
+import { keepOnly, startReshapingServer, useHarness } from '../helpers/sandbox-state.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
 let h: Harness;
@@ -186,6 +186,61 @@ describe('tkt status', () => {
     expect(quiet.stdout).toBe(json.urgent.map((ticket) => `${ticket.ticketId}\n`).join(''));
     const fields = await h.cli(['status', '--fields', 'counts']);
     expect(Object.keys(JSON.parse(fields.stdout) as object)).toEqual(['counts']);
+  });
+});
+
+describe("tkt status over list items that leave members out (the spec does not give a list item's members)", () => {
+  const isTicketRead = (request: { method: string; url: string }) => request.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(request.url);
+
+  /** `tkt status` as tech at `now`, through a service whose list items are as `reshape` makes them (none: the sandbox's). */
+  async function statusThrough(reshape: ((item: Record<string, unknown>) => Record<string, unknown>) | undefined, now: Date, options: { json: boolean }) {
+    const server = reshape === undefined ? undefined : await startReshapingServer(h, reshape);
+    try {
+      const env: Record<string, string> = server === undefined ? {} : { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('tech') };
+      const r = await h.context({ env, ...(options.json ? { globals: { json: true } } : { tty: true, size: { columns: 160 } }) });
+      await run({}, { ...r.ctx, now: () => now });
+      const reads = server?.requests.filter(isTicketRead).map((request) => request.url) ?? [];
+      // One read per ticket, whatever the counts and the order need of it.
+      expect(new Set(reads).size).toBe(reads.length);
+      return { stdout: r.stdout(), reads: reads.length };
+    } finally {
+      await server?.close();
+    }
+  }
+
+  it('counts due today and the unassigned in your groups from the detail of each ticket whose item lacks the field, and orders the urgent by it', async () => {
+    const now = new Date();
+    const lean = keepOnly('ticketId', 'subject', 'status');
+    const expected = expectedCounts('tech', now);
+    expect(expected.counts.dueToday).toBeGreaterThan(0);
+    const full = JSON.parse((await statusThrough(undefined, now, { json: true })).stdout) as Status;
+    expect(full.counts).toEqual(expected.counts);
+    const { stdout, reads } = await statusThrough(lean, now, { json: true });
+    const { counts, urgent } = JSON.parse(stdout) as Status;
+    // Were: due today 0 and every ticket of the groups unassigned.
+    expect(counts).toEqual(expected.counts);
+    expect(urgent.map((ticket) => ticket.ticketId)).toEqual(full.urgent.map((ticket) => ticket.ticketId));
+    // --json gives the items as the service sent them.
+    expect(Object.keys(urgent[0]!)).toEqual(['ticketId', 'subject', 'status']);
+    expect(reads).toBeGreaterThan(0);
+    // At a terminal the urgent tickets show what their details say: due dates and priorities.
+    expect((await statusThrough(lean, now, { json: false })).stdout).toBe((await statusThrough(undefined, now, { json: false })).stdout);
+  });
+});
+
+describe('tkt status over list items whose ID member has a name tkt does not know', () => {
+  it('fails with exit 1 when a list item has no ID tkt knows, rather than count or list a ticket once per view', async () => {
+    const server = await startReshapingServer(h, ({ ticketId, ...rest }) => ({ TicketNo: ticketId, ...rest }));
+    try {
+      const result = await h.cli(['status'], { env: { TKT_URL: server.url, TKT_TOKEN: h.sandbox.issueToken('tech') } });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        /^error: a ticket in the service's list has no ID tkt knows: its members are TicketNo, subject, status, [^\n]*\nhint: [^\n]*"tkt list --json"[^\n]*\n$/,
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 

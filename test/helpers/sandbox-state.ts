@@ -122,6 +122,31 @@ export async function startFrontServer(
   });
 }
 
+/**
+ * A front server (startFrontServer) whose list answers (POST /api/TicketsApi) carry each item as
+ * `reshape` makes it: a service whose list items have fewer members than the sandbox's, or other
+ * names. Every other request goes to the sandbox as it came.
+ */
+export async function startReshapingServer(h: Harness, reshape: (item: Record<string, unknown>) => Record<string, unknown>): Promise<TestServer> {
+  return startFrontServer(h, (req, res, body) => {
+    if (req.method !== 'POST' || req.url !== '/api/TicketsApi') return false;
+    void forwardToSandbox(h, req, body)
+      .then(async (passed) => {
+        const answer: unknown = await passed.json();
+        res.writeHead(passed.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(passed.ok && Array.isArray(answer) ? answer.map((item: Record<string, unknown>) => reshape(item)) : answer));
+      })
+      .catch(() => res.writeHead(502).end());
+    return true;
+  });
+}
+
+/** A list item with only the members named (startReshapingServer), as a service with leaner items gives it. */
+export const keepOnly =
+  (...names: string[]) =>
+  (item: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(item).filter(([name]) => names.includes(name)));
+
 /** `req` (whose body was `body`) sent on to the sandbox as it came, with its token and content type. */
 const forwardToSandbox = (h: Harness, req: IncomingMessage, body: Buffer): Promise<Response> => forwardTo(h.sandbox.url, req, body);
 

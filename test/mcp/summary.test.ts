@@ -1,6 +1,9 @@
 // A list item as list_tickets gives it: judged overdue as get_ticket and `tkt show` judge a ticket.
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../src/mcp/summary.js';
+import { summarize as summarizeTicket } from '../../src/mcp/summary.js';
+import { readListItem } from '../../src/model/ticket.js';
+
+const summarize = (item: unknown, now: Date) => summarizeTicket(readListItem(item), now);
 
 describe('summarize', () => {
   // A due date at local midnight is overdue from that instant, as the service counts it (src/output/time.ts).
@@ -18,5 +21,11 @@ describe('summarize', () => {
     expect(summarize({ ticketId: 7, statusName: 'Closed', dueDate: new Date(2026, 0, 1, 9).toISOString() }, afternoon).overdue).toBe(false);
     // Without a due date too: the member is always there.
     expect(summarize({ ticketId: 8, statusName: 'Open' }, afternoon).overdue).toBe(false);
+  });
+
+  it('says "unassigned" (null) only of a ticket that says it has no assignee, not of a list item that leaves the assignee out', () => {
+    expect(summarize({ ticketId: 7, assignee: null }, afternoon).assignee).toBeNull();
+    expect(summarize({ ticketId: 7, assignee: { firstName: 'Tom', LastName: 'Tech' } }, afternoon).assignee).toBe('Tom Tech');
+    expect(summarize({ ticketId: 7 }, afternoon)).not.toHaveProperty('assignee');
   });
 });

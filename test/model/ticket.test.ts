@@ -1,7 +1,7 @@
 // The ticket read model: every shape the service may send (the spec leaves the list item and
 // most of the detail open) reads the same.
 import { describe, expect, it } from 'vitest';
-import { readListItem, readTicket } from '../../src/model/ticket.js';
+import { listedTicketId, overdueAt, readListItem, readTicket } from '../../src/model/ticket.js';
 import { useTimeZone } from '../helpers/time-zone.js';
 
 describe('readListItem', () => {
@@ -109,6 +109,54 @@ describe('readListItem', () => {
       expect(ticket).toMatchObject({ id: undefined, title: undefined, status: undefined, due: undefined, settled: false });
       expect(ticket.field('status').said).toBe(false);
     }
+  });
+
+  it('names a person by first and last name, in any case, when the record has no full name', () => {
+    const ticket = readListItem({ assignee: { FirstName: 'Tom', lastname: 'Tech' } });
+    expect(ticket.assignee).toBe('Tom Tech');
+    expect(ticket.field('assignee')).toMatchObject({ said: true, name: 'Tom Tech', ownName: 'Tom Tech', empty: false, unread: false });
+    expect(readListItem({ assignee: { fullName: 'Lea Roy', firstName: 'L' } }).assignee).toBe('Lea Roy');
+  });
+
+  it('gives a listed ticket its ID, or fails naming the members the item has', () => {
+    expect(listedTicketId(readListItem({ TicketId: 7 }))).toBe(7);
+    expect(() => listedTicketId(readListItem({ TicketNo: 7, subject: 'x' }))).toThrow(
+      "a ticket in the service's list has no ID tkt knows: its members are TicketNo, subject",
+    );
+    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`m${index}`, index]));
+    expect(() => listedTicketId(readListItem(wide))).toThrow(/its members are m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, \.\.\.$/);
+    expect(() => listedTicketId(readListItem('text'))).toThrow(/no ID tkt knows: it has no members$/);
+  });
+
+  it('says which of its due date, creation date and status the item has at all, null too', () => {
+    const lean = readListItem({ ticketId: 1, subject: 'x' });
+    expect([lean.says('due'), lean.says('created'), lean.says('settled')]).toEqual([false, false, false]);
+    const full = readListItem({ ticketId: 1, dueDate: null, CreatedOn: '2026-11-01T00:00:00Z', status: 'Open' });
+    expect([full.says('due'), full.says('created'), full.says('settled')]).toEqual([true, true, true]);
+    expect(readListItem({ isClosed: false }).says('settled')).toBe(true);
+  });
+
+  it('judges overdue at a time, or says it cannot from what the item has', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    const past = '2026-11-26T12:00:00Z';
+    expect(overdueAt(readListItem({ status: 'Open', dueDate: past }), now)).toBe(true);
+    expect(overdueAt(readListItem({ status: 'Closed', dueDate: past }), now)).toBe(false);
+    expect(overdueAt(readListItem({ status: 'Open', dueDate: '2026-11-28T12:00:00Z' }), now)).toBe(false);
+    expect(overdueAt(readListItem({ status: 'Open', dueDate: null }), now)).toBe(false);
+    expect(overdueAt(readListItem({ isOverdue: true }), now)).toBe(true);
+    // No due date member, or past due without a status: the detail says.
+    expect(overdueAt(readListItem({ status: 'Open' }), now)).toBeUndefined();
+    expect(overdueAt(readListItem({ dueDate: past }), now)).toBeUndefined();
+    expect(overdueAt(readListItem({ dueDate: '2026-11-28T12:00:00Z' }), now)).toBe(false);
+  });
+
+  it('tells a record it cannot read from an empty one: only the detail says who it is', () => {
+    expect(readListItem({ assignee: { login: 'x' } }).field('assignee')).toMatchObject({ said: true, empty: false, unread: true });
+    expect(readListItem({ assignee: {} }).field('assignee')).toMatchObject({ said: true, empty: true, unread: false });
+    expect(readListItem({ assignee: { login: null } }).field('assignee')).toMatchObject({ empty: true, unread: false });
+    // A record named but without an ID member names someone; one whose ID is empty stays empty.
+    expect(readListItem({ assignee: { fullName: 'Lea Roy' } }).field('assignee')).toMatchObject({ empty: false, unread: false });
+    expect(readListItem({ assignee: { id: null, fullName: 'Nobody' } }).field('assignee')).toMatchObject({ empty: true, unread: false });
   });
 });
 

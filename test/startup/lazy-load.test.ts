@@ -220,7 +220,7 @@ describe('the files tkt loads at run time', () => {
         req.on('data', (chunk) => { body += chunk; });
         req.on('end', () => {
           const page = JSON.parse(body || '{}').page ?? 1;
-          res.setHeader('content-type', 'application/json').end(JSON.stringify(page === 1 ? [{ ticketId: 7, subject: 'Drucker in der Küche 打印机' }] : []));
+          res.setHeader('content-type', 'application/json').end(JSON.stringify(page === 1 ? [{ ticketId: 7, subject: 'Drucker in der Küche 打印机', status: 'Open', assignee: null, dueDate: null }] : []));
         });
       });
       server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`,
