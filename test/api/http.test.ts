@@ -173,13 +173,13 @@ describe('errors', () => {
     expect(error).toMatchObject({ message: `not found (HTTP 404): GET ${server.url}/api/TicketsApi/999999` });
   });
 
-  it('shows the title of an HTML error page, not its markup', async () => {
+  it('shows the title and headings of an HTML error page, not its markup', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('<html><head><title>Server Error</title></head><body><h1>Oops</h1><script>x()</script></body></html>');
     });
     const error = await failure(client(server.url).send(plans.deleteTicket(1)));
-    expect(error).toMatchObject({ status: 500, serverMessages: ['HTTP 500: Server Error'] });
+    expect(error).toMatchObject({ status: 500, serverMessages: ['HTTP 500: Server Error', 'Oops'] });
   });
 
   it('maps 401 to exit 4 and 404 to exit 3', async () => {
