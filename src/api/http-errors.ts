@@ -38,7 +38,7 @@ type Secrets = readonly (string | undefined)[];
 export function finalAnswer(received: Received, method: string, read: boolean, expect: Expectation, secrets: Secrets, redirect?: RedirectContext): ApiResponse {
   const { problem, status, headers, body } = received;
   const success = isSuccess(status);
-  const unexpected = success ? unexpectedBody({ body, problem }, expect) : undefined;
+  const unexpected = success ? unexpectedBody({ body, problem }, expect, header(headers, 'location')) : undefined;
   if (success && unexpected === undefined) return { status, headers, body, url: received.url };
   // The body was redacted as it was read; the URL may carry a secret in its query.
   const url = redactText(received.url, secrets);
