@@ -42,7 +42,7 @@ export function finalAnswer(received: Received, method: string, read: boolean, e
   if (success && unexpected === undefined) return { status, headers, body, url: received.url };
   // The body was redacted as it was read; the URL may carry a secret in its query.
   const url = redactText(received.url, secrets);
-  const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect);
+  const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect, read);
   const hint = advice === undefined ? undefined : redactText(advice, secrets);
   if (unexpected === undefined) {
     const contentType = header(headers, 'content-type');
@@ -63,13 +63,14 @@ export function finalAnswer(received: Received, method: string, read: boolean, e
 }
 
 /**
- * The hint of a failure that a redirect explains: a redirect not followed (a change's, or a sixth
+ * The hint of a failure that a redirect explains: a redirect not followed (a POST's, or a sixth
  * in a row), or a GET that redirects led away from the service, where its token is not sent.
+ * `read` as for finalAnswer.
  */
-function redirectAdvice(received: Received, redirect: RedirectContext): string | undefined {
+function redirectAdvice(received: Received, redirect: RedirectContext, read: boolean): string | undefined {
   const location = header(received.headers, 'location');
-  if (REDIRECT_STATUSES.has(received.status) && location) return redirectHint(new URL(location, received.url).href, redirect);
-  return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect);
+  if (REDIRECT_STATUSES.has(received.status) && location) return redirectHint(new URL(location, received.url).href, redirect, read);
+  return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect, read);
 }
 
 /** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out; `read` as for finalAnswer. */

@@ -272,6 +272,24 @@ describe('redirects', () => {
     expect(home.requests.every((request) => request.method === 'POST')).toBe(true);
   });
 
+  // The list's POST only reads: its hint must not speak of a change held back.
+  it('a POST redirected within the service names what was not followed: a read, or a change never sent twice', async () => {
+    const home = await serve((req, res) => (req.method === 'POST' ? redirectTo(308, (post) => `${post.url}/`)(req, res) : sendJson(res, 200, {})));
+
+    const list = await tkt(['list'], home);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain(
+      `hint: the service redirected to ${home.url}/api/TicketsApi/: tkt follows the redirects of a GET only, and this read is a POST\n`,
+    );
+    expect(list.stderr).not.toContain('a change');
+
+    const pickup = await tkt(['pickup', '5'], home);
+    expect(pickup.code).toBe(1);
+    expect(pickup.stderr).toContain(
+      `hint: the service redirected to ${home.url}/api/TicketsApi/pickup/5/: tkt follows the redirects of a GET only (a change is never sent twice)\n`,
+    );
+  });
+
   it('a redirect from http to https on the same host says the service wants https', async () => {
     const home = await serve(redirectTo(308, (req) => `https://${req.headers.host}${req.url}`));
     const host = new URL(home.url).host;
