@@ -13,9 +13,14 @@ const MAX_DEPTH = 8;
 const MESSAGE_KEYS = ['message', 'error_description', 'errorMessage', 'error', 'msg', 'reason', 'description'] as const;
 const FIELD_ERROR_MAPS = ['errors', 'modelState', 'validationErrors'] as const;
 
-export function serverMessages(body: unknown, contentType: string | undefined, status: number): string[] {
-  const lines = typeof body === 'string' ? textMessages(body, contentType, status) : valueMessages(body);
-  return limit(lines);
+/**
+ * The server's words in a few short lines: its body's, then `fromHeaders`, what its headers say
+ * (a Retry-After, a WWW-Authenticate's error_description), each kept however much the body says.
+ */
+export function serverMessages(body: unknown, contentType: string | undefined, status: number, fromHeaders: readonly string[] = []): string[] {
+  const lines = limit(typeof body === 'string' ? textMessages(body, contentType, status) : valueMessages(body));
+  const added = limit(fromHeaders).filter((line) => !lines.includes(line));
+  return added.length === 0 ? lines : [...lines, ...added];
 }
 
 function textMessages(text: string, contentType: string | undefined, status: number): string[] {
@@ -243,7 +248,7 @@ function fieldErrorItem(item: unknown, depth: number): string[] {
   return valueMessages(message, depth + 1).map((text) => (typeof name === 'string' && name ? `${name}: ${text}` : text));
 }
 
-function limit(lines: string[]): string[] {
+function limit(lines: readonly string[]): string[] {
   const unique = [...new Set(lines.map(clip).filter((line) => line !== ''))];
   if (unique.length <= MAX_LINES) return unique;
   return [...unique.slice(0, MAX_LINES - 1), `(and ${unique.length - (MAX_LINES - 1)} more)`];

@@ -301,6 +301,37 @@ describe('redirects', () => {
   });
 });
 
+describe('what the headers of a refusal say', () => {
+  // A change is not tried again, so nothing waits here; the read that is tried again: test/api/http.test.ts.
+  it('a 429 whose Retry-After is long says how long the service asked to wait, and when to try again', async () => {
+    const server = await serve((req, res) =>
+      req.method === 'GET'
+        ? sendJson(res, 200, { id: 5, title: 'Printer', status: 'Open' })
+        : res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('Too many requests'),
+    );
+
+    const run = await tkt(['pickup', '5'], server);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'error: #5 failed (HTTP 429)\n' + '  Too many requests; the service asked to wait 120 s (Retry-After)\n' + 'hint: try again in 2 min\n',
+    );
+  });
+
+  it('a 401 says why the token was refused when its WWW-Authenticate has an error_description, cleared of the token', async () => {
+    const challenge = `Bearer realm="desk", error="invalid_token", error_description="The token expired at 2026-11-28 17:13 (token \\"${TOKEN}\\")"`;
+    const server = await serve((_req, res) => res.writeHead(401, { 'www-authenticate': challenge }).end());
+
+    const run = await tkt(['show', '5'], server);
+
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(
+      `error: not authenticated (HTTP 401): GET ${server.url}/api/TicketsApi/5\n  The token expired at 2026-11-28 17:13 (token "***")\n`,
+    );
+    expectNoSecrets(run);
+  });
+});
+
 describe('error bodies of any shape, size and depth', () => {
   const DEEP = 200_000;
 
