@@ -12,11 +12,13 @@ const MAX_JSON_DEPTH = 256;
  * What an endpoint returns when it succeeds:
  * - object: a JSON object (a ticket, the lookups, the logged-in user);
  * - json: a JSON array or object (a list, which some services wrap in an object);
+ * - created: a JSON object (the new ticket), or nothing beside a Location header (its address:
+ *   a 201 that gives only that);
  * - any: nothing, JSON or plain text (the actions, whose answers the spec does not show);
  * - unchecked: whatever came (`tkt api`).
  * Only `unchecked` accepts an HTML page or JSON that does not parse.
  */
-export type Expectation = 'object' | 'json' | 'any' | 'unchecked';
+export type Expectation = 'object' | 'json' | 'created' | 'any' | 'unchecked';
 
 export interface ParsedBody {
   /** Parsed JSON when the body is JSON, the text otherwise, undefined when empty. */
@@ -60,17 +62,17 @@ export function printsAsJson(parsed: ParsedBody, contentType: string | undefined
   return parsed.problem === undefined && (typeof parsed.body !== 'string' || isJsonType(contentType));
 }
 
-/** Why a 2xx body is not what the endpoint returns, or undefined when it is. */
-export function unexpectedBody(parsed: ParsedBody, expectation: Expectation): string | undefined {
+/** Why a 2xx body is not what the endpoint returns, or undefined when it is; `location`, the answer's Location header. */
+export function unexpectedBody(parsed: ParsedBody, expectation: Expectation, location?: string): string | undefined {
   if (expectation === 'unchecked') return undefined;
   if (parsed.problem !== undefined) return parsed.problem;
   const { body } = parsed;
   if (expectation === 'any') return undefined;
-  if (body === undefined) return 'an empty body';
+  if (body === undefined) return expectation === 'created' && location ? undefined : 'an empty body';
   if (isObject(body)) return undefined;
   if (Array.isArray(body)) return expectation === 'json' ? undefined : 'a JSON array where an object was expected';
   if (typeof body === 'string') return `text ("${clip(body, 80)}")`;
-  return `a JSON ${body === null ? 'null' : typeof body} where ${expectation === 'object' ? 'an object' : 'a list'} was expected`;
+  return `a JSON ${body === null ? 'null' : typeof body} where ${expectation === 'json' ? 'a list' : 'an object'} was expected`;
 }
 
 /**

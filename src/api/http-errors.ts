@@ -27,28 +27,43 @@ import {
 import type { ProxySettings } from './proxy-env.js';
 import { redactText } from './redact.js';
 import { REDIRECT_STATUSES, redirectHint, type RedirectContext } from './redirects.js';
+import { askedWait } from './retry.js';
 import type { ApiResponse } from './types.js';
 
 type Secrets = readonly (string | undefined)[];
 
 /**
  * The answer to return, or the error it is: a status other than 2xx, or a body the endpoint does
- * not return. `read`: the request only reads (a plan that may be retried: a list's POST too).
+ * not return. `read`: the request only reads (a plan that may be retried: a list's POST too);
+ * `nowMs`, the time a Retry-After date is counted from.
  */
-export function finalAnswer(received: Received, method: string, read: boolean, expect: Expectation, secrets: Secrets, redirect?: RedirectContext): ApiResponse {
+export function finalAnswer(
+  received: Received,
+  method: string,
+  read: boolean,
+  expect: Expectation,
+  secrets: Secrets,
+  redirect?: RedirectContext,
+  nowMs = Date.now(),
+): ApiResponse {
   const { problem, status, headers, body } = received;
   const success = isSuccess(status);
-  const unexpected = success ? unexpectedBody({ body, problem }, expect) : undefined;
+  const unexpected = success ? unexpectedBody({ body, problem }, expect, header(headers, 'location')) : undefined;
   if (success && unexpected === undefined) return { status, headers, body, url: received.url };
   // The body was redacted as it was read; the URL may carry a secret in its query.
   const url = redactText(received.url, secrets);
-  const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect);
-  const hint = advice === undefined ? undefined : redactText(advice, secrets);
+  const advice = redirect === undefined ? undefined : redirectAdvice(received, redirect, read);
   if (unexpected === undefined) {
     const contentType = header(headers, 'content-type');
     const bodyIsJson = printsAsJson({ body, problem }, contentType);
-    throw new ApiError({ status, method, url, body, bodyIsJson, serverMessages: serverMessages(body, contentType, status), hint });
+    const wait = askedWait(status, header(headers, 'retry-after'), read, nowMs);
+    const refusal = status === 401 ? tokenRefusal(headers) : undefined;
+    const fromHeaders = [wait?.line, refusal].filter((line) => line !== undefined).map((line) => redactText(line, secrets));
+    const said = serverMessages(body, contentType, status, fromHeaders);
+    const hint = advice ?? wait?.hint;
+    throw new ApiError({ status, method, url, body, bodyIsJson, serverMessages: said, hint: hint === undefined ? undefined : redactText(hint, secrets) });
   }
+  const hint = advice === undefined ? undefined : redactText(advice, secrets);
   throw new ApiError({
     status,
     method,
@@ -63,13 +78,31 @@ export function finalAnswer(received: Received, method: string, read: boolean, e
 }
 
 /**
- * The hint of a failure that a redirect explains: a redirect not followed (a change's, or a sixth
+ * The hint of a failure that a redirect explains: a redirect not followed (a POST's, or a sixth
  * in a row), or a GET that redirects led away from the service, where its token is not sent.
+ * `read` as for finalAnswer.
  */
-function redirectAdvice(received: Received, redirect: RedirectContext): string | undefined {
+function redirectAdvice(received: Received, redirect: RedirectContext, read: boolean): string | undefined {
   const location = header(received.headers, 'location');
-  if (REDIRECT_STATUSES.has(received.status) && location) return redirectHint(new URL(location, received.url).href, redirect);
-  return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect);
+  if (REDIRECT_STATUSES.has(received.status) && location) return redirectHint(new URL(location, received.url).href, redirect, read);
+  return new URL(received.url).origin === new URL(redirect.baseUrl).origin ? undefined : redirectHint(received.url, redirect, read);
+}
+
+// An auth-param of a challenge: error_description="..." (a quoted string may hold \" and commas) or a token.
+const ERROR_DESCRIPTION = /\berror_description\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/i;
+
+/**
+ * Why a 401 refused the token, as its WWW-Authenticate says it (RFC 6750's error_description:
+ * "The token expired at ..."); none when it does not.
+ */
+function tokenRefusal(headers: Received['headers']): string | undefined {
+  const challenges = headers['www-authenticate'];
+  for (const challenge of Array.isArray(challenges) ? challenges : [challenges]) {
+    const match = challenge === undefined ? null : ERROR_DESCRIPTION.exec(challenge);
+    const description = match === null ? undefined : (match[1]?.replace(/\\(.)/g, '$1') ?? match[2] ?? '').trim();
+    if (description) return description;
+  }
+  return undefined;
 }
 
 /** A success larger than `limit`, as its Content-Length said (`declared`) or as it turned out; `read` as for finalAnswer. */

@@ -164,11 +164,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
               sendOptions.onRetry?.(retry, attempt, attempts);
             },
           });
-    return finalAnswer(received, method, plan.retry, plan.expect, secrets, {
-      requestUrl: url,
-      baseUrl,
-      withToken: options.token !== undefined && plan.auth !== false,
-    });
+    return finalAnswer(
+      received,
+      method,
+      plan.retry,
+      plan.expect,
+      secrets,
+      { requestUrl: url, baseUrl, withToken: options.token !== undefined && plan.auth !== false },
+      (options.clock ?? systemClock).now(),
+    );
   }
 
   return { baseUrl, proxy: shownProxyFor(new URL(baseUrl), proxies), send: sendChecked, dispose: () => pool.close() };

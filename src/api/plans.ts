@@ -153,9 +153,9 @@ export const plans = {
   metadata: (id?: TicketId): RequestPlan => read('GET', id === undefined ? `${TICKETS_PATH}/metadata` : actionPath('metadata', id)),
   appMetadata: (): RequestPlan => read('GET', `${TICKETS_PATH}/appmetadata`),
 
-  // A create must answer with the ticket (an object), whose ID tkt reads.
-  register: (form: MultipartInput): RequestPlan => ({ ...change('POST', `${TICKETS_PATH}/register`, form), expect: 'object' }),
-  newTicket: (form: MultipartInput): RequestPlan => ({ ...change('POST', `${TICKETS_PATH}/new`, form), expect: 'object' }),
+  // A create must answer with the ticket (an object), whose ID tkt reads, or at least with its address (201, Location).
+  register: (form: MultipartInput): RequestPlan => ({ ...change('POST', `${TICKETS_PATH}/register`, form), expect: 'created' }),
+  newTicket: (form: MultipartInput): RequestPlan => ({ ...change('POST', `${TICKETS_PATH}/new`, form), expect: 'created' }),
   /** `fields`: the whole ticket with the changes (see tickets/update-form.ts). */
   updateTicket: (id: TicketId, fields: Record<string, FormValue>): RequestPlan => change('POST', actionPath('update', id), { fields }),
   forwardTicket: (id: TicketId, mail: Mail & { draft?: boolean | undefined }): RequestPlan =>

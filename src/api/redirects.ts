@@ -77,19 +77,23 @@ export interface RedirectContext {
 }
 
 /**
- * The next step after a redirect to `target` that tkt did not follow (a change's) or that led a
+ * The next step after a redirect to `target` that tkt did not follow (a POST's) or that led a
  * GET away from the service to fail there: the --url it points to, when the target is the same
  * path under another base URL (a service that moved, or wants https); a sign-in page elsewhere
- * is named, not offered as the service.
+ * is named, not offered as the service. `read`: the request only reads (a list's POST), so no
+ * change was held back.
  */
-export function redirectHint(target: string, { requestUrl, baseUrl, withToken }: RedirectContext): string {
+export function redirectHint(target: string, { requestUrl, baseUrl, withToken }: RedirectContext, read: boolean): string {
   const to = new URL(target, requestUrl);
   const from = new URL(requestUrl);
   const path = requestUrl.slice(baseUrl.length);
   const movedTo = path !== '' && to.href.endsWith(path) ? to.href.slice(0, -path.length) : undefined;
   const useUrl = movedTo === undefined || movedTo === baseUrl ? '' : `: use --url ${movedTo}`;
   const redirected = `the service redirected to ${to.href}`;
-  if (to.origin === from.origin) return `${redirected}${useUrl || ': tkt follows the redirects of a GET only (a change is never sent twice)'}`;
+  const notFollowed = read
+    ? ': tkt follows the redirects of a GET only, and this read is a POST'
+    : ': tkt follows the redirects of a GET only (a change is never sent twice)';
+  if (to.origin === from.origin) return `${redirected}${useUrl || notFollowed}`;
   if (from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname) return `${redirected} (it wants https)${useUrl}`;
   return `${redirected} (another origin${withToken ? '; the token is not sent there' : ''})${useUrl}`;
 }

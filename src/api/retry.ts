@@ -45,11 +45,37 @@ function backoffDelay(attempt: number, baseDelayMs: number): number {
 
 /** Retry-After in seconds or as an HTTP date, capped; undefined when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  const asked = askedWaitMs(value, nowMs);
+  return asked === undefined ? undefined : Math.min(asked, MAX_RETRY_DELAY_MS);
+}
+
+/** The wait Retry-After asks for, in seconds or as an HTTP date, however long; undefined when absent or unreadable. */
+export function askedWaitMs(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
   const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - nowMs;
-  if (Number.isNaN(ms)) return undefined;
-  return Math.min(Math.max(ms, 0), MAX_RETRY_DELAY_MS);
+  return Number.isNaN(ms) ? undefined : Math.max(ms, 0);
+}
+
+/**
+ * What a refusal to be asked again so soon (429, or 503 with a Retry-After) says of the wait: a
+ * line for the error ("the service asked to wait 120 s"), one of a read that was tried again
+ * saying that tkt waits less, and the hint of when to try again.
+ */
+export function askedWait(status: number, retryAfter: string | undefined, retried: boolean, nowMs: number): { line: string; hint: string } | undefined {
+  if (status !== 429 && status !== 503) return undefined;
+  const ms = askedWaitMs(retryAfter, nowMs);
+  if (ms === undefined) return undefined;
+  const seconds = Math.ceil(ms / 1000);
+  const longer = retried && ms > MAX_RETRY_DELAY_MS ? `, longer than tkt waits between tries (${MAX_RETRY_DELAY_MS / 1000} s)` : '';
+  return { line: `the service asked to wait ${seconds} s (Retry-After)${longer}`, hint: seconds === 0 ? 'try again now' : `try again in ${inWords(seconds)}` };
+}
+
+/** 45 s, 2 min, 3 h: rounded up, so that a try at that time is not too soon. */
+function inWords(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.ceil(minutes / 60)} h`;
 }
 
 export interface RetryOptions {

@@ -10,7 +10,17 @@ import { detailLines } from '../output/reflow.js';
 import { fillTicketFields } from '../prompts/fill.js';
 import { answerAssigneeMe } from '../prompts/acting-user.js';
 import { checkKeptFiles } from '../cmdutil/attachments.js';
-import { checkCreate, createEndpoint, createRequest, createdId, keepDueCommand, printCreated, replacedDue, replacedDueText } from '../fields/created.js';
+import {
+  checkCreate,
+  createEndpoint,
+  createRequest,
+  createdId,
+  keepDueCommand,
+  printCreated,
+  replacedDue,
+  replacedDueText,
+  withCreatedTicket,
+} from '../fields/created.js';
 import { printDryRun } from '../cmdutil/dry-run.js';
 import { confirmSummary, formSummary } from '../cmdutil/form-summary.js';
 import { createInDoubt } from '../cmdutil/in-doubt.js';
@@ -218,7 +228,8 @@ export async function run(options: CreateOptions, ctx: Context): Promise<void> {
     () => ({ ...draft, resend: resendDescription(options, values) }),
   );
   if (sent === undefined) return;
-  const { client, request, response } = sent;
+  const { client, request } = sent;
+  const response = ctx.output.format === 'json' ? await withCreatedTicket(client, sent.response, ctx) : sent.response;
   // The ticket is reported first (its ID on stdout for -q): a skipped file fails after it.
   await printCreated(ctx, response);
   const id = createdId(response);

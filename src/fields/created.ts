@@ -5,7 +5,7 @@ import { tktCommand, type RunPlace } from '../config/session.js';
 import { plans } from '../api/plans.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import type { Context } from '../context/context.js';
-import { OperationError, UsageError } from '../errors.js';
+import { InterruptedError, OperationError, TktError, UsageError, whatHappened } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { TICKET_MEMBER_ALIASES, readListItem, readTicket } from '../model/ticket.js';
 import { formatDate } from '../output/time.js';
@@ -91,6 +91,27 @@ export function requireCreatedId(response: ApiResponse, run: RunPlace): string {
     });
   }
   return found;
+}
+
+/**
+ * The answer to a create with the new ticket in it, for --json (and --fields, --query) to print:
+ * the service's own, or for one that gave only the ticket's address (an empty body beside its
+ * Location header), the ticket read from there, the document the spec's 201 carries. A read that
+ * fails fails the run (exit 1), saying that the ticket was created.
+ */
+export async function withCreatedTicket(client: ApiClient, response: ApiResponse, run: RunPlace): Promise<ApiResponse> {
+  const id = response.body === undefined ? createdId(response) : undefined;
+  if (id === undefined) return response;
+  try {
+    return { ...response, body: (await client.send(plans.getTicket(Number(id)))).body };
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof TktError)) throw error;
+    throw new OperationError(`ticket #${id} was created, but reading it back failed (the service answered with its address only)`, {
+      details: [whatHappened(error)],
+      hint: `do not create it again: "${tktCommand(run, `show ${id} --json`)}" shows it`,
+      cause: error,
+    });
+  }
 }
 
 /**

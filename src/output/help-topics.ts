@@ -114,8 +114,9 @@ export const HELP_TOPICS = {
       "A multi-ID command exits 1 when any ID failed; with a single ID it exits with that ID's own code;",
       'a run stopped by a 401 or a 403 exits 4 or 5.',
       "Every failure prints one `error:` line on stderr, the server's own message under it (whatever its",
-      'shape: problem+json with field errors, a JSON string, `{message}`, plain text, or the title of an',
-      'HTML error page), and a `hint:` where one helps. `--debug` adds stack traces.',
+      'shape: problem+json with field errors, a JSON string, `{message}`, plain text, or an HTML error',
+      "page's title, headings and paragraphs as text), and a `hint:` where one helps; the exit code reads",
+      'the message alike in any shape. `--debug` adds stack traces.',
     ),
   },
   formatting: {

@@ -23,6 +23,16 @@ describe('parseBody and unexpectedBody', () => {
     expect(check('{"id":', 'any')).toBe('JSON that does not parse (6 bytes, truncated or malformed)');
     expect(check('{"id":', 'unchecked')).toBeUndefined();
   });
+
+  it("takes a create's empty body when a Location header gives the new ticket's address, and only then", () => {
+    const created = (text: string, location?: string) => unexpectedBody(parseBody(text, 'application/json'), 'created', location);
+    expect(created('', '/api/TicketsApi/7')).toBeUndefined();
+    expect(created('{"id":7}')).toBeUndefined();
+    expect(created('')).toBe('an empty body');
+    expect(created('', '')).toBe('an empty body');
+    expect(created('[]', '/api/TicketsApi/7')).toBe('a JSON array where an object was expected');
+    expect(created('null', '/api/TicketsApi/7')).toBe('a JSON null where an object was expected');
+  });
 });
 
 describe('formatBytes', () => {

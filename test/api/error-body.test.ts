@@ -72,16 +72,45 @@ describe('serverMessages', () => {
     expect(line?.length).toBeLessThanOrEqual(300);
   });
 
-  it('gives an HTML page as status and title, never markup', () => {
+  it('gives an HTML page as status and title, then what its headings and paragraphs say, never markup', () => {
     const page =
       '<!DOCTYPE html><html><head><title>Runtime Error &amp; Co</title><style>body{}</style></head><body><h1>Server Error in &#39;/&#39;</h1></body></html>';
-    expect(serverMessages(page, 'text/html; charset=utf-8', 500)).toEqual(['HTTP 500: Runtime Error & Co']);
+    expect(serverMessages(page, 'text/html; charset=utf-8', 500)).toEqual(['HTTP 500: Runtime Error & Co', "Server Error in '/'"]);
   });
 
-  it('does not repeat the status already in the title, and copes without a title', () => {
+  // A service's own error page: the message is in a paragraph, under a title that says only the status's name.
+  it("keeps an error page's message: a paragraph under a title, inline markup flowing, no script or style", () => {
+    const page =
+      '<!DOCTYPE html><html><head><title>Bad Request</title><script>alert("x<p>no</p>")</script></head>' +
+      '<body><!-- <p>a comment</p> --><p>Ticket <b>not</b>\n found</p><style>p { color: red }</style></body></html>';
+    expect(serverMessages(page, 'text/html', 400)).toEqual(['HTTP 400: Bad Request', 'Ticket not found']);
+    const login = '<html><head><title>Error 401</title></head><body><h1>Sign-in failed</h1><p>Username or password is incorrect.</p></body></html>';
+    expect(serverMessages(login, 'text/html', 401)).toEqual(['Error 401', 'Sign-in failed', 'Username or password is incorrect.']);
+  });
+
+  it('does not repeat the status already in the title, nor a heading the title says, and copes without a title', () => {
     expect(serverMessages('<html><head><title>502 Bad Gateway</title></head></html>', 'text/html', 502)).toEqual(['502 Bad Gateway']);
+    const nginx = '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    expect(serverMessages(nginx, 'text/html', 502)).toEqual(['502 Bad Gateway']);
     expect(serverMessages('<html><body><h1>Down <b>for</b> maintenance</h1></body></html>', undefined, 503)).toEqual(['HTTP 503: Down for maintenance']);
-    expect(serverMessages('<html><body>nothing</body></html>', 'text/html', 500)).toEqual(['HTTP 500 (HTML error page)']);
+    expect(serverMessages('<html><body>nothing</body></html>', 'text/html', 500)).toEqual(['HTTP 500 (HTML error page)', 'nothing']);
+  });
+
+  it('reads the text of a page without headings or paragraphs, block by block', () => {
+    const page = '<html><body><div>Ticket 42 was not found.</div><div>Request ID: <code>abc</code></div></body></html>';
+    expect(serverMessages(page, 'text/html', 400)).toEqual(['HTTP 400 (HTML error page)', 'Ticket 42 was not found.', 'Request ID: abc']);
+  });
+
+  it('reads any page in bounded time and to a few short lines: unclosed tags, a huge page, an endless script', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `<p>${i} ${'x'.repeat(1000)}</p>`).join('');
+    const lines = serverMessages(`<html><body>${many}</body></html>`, 'text/html', 500);
+    expect(lines).toHaveLength(5);
+    expect(lines.every((line) => line.length <= 300)).toBe(true);
+    for (const page of ['<p'.repeat(500_000), '<html><body>' + '<a <b '.repeat(200_000), '<script>' + 'x'.repeat(2_000_000), 'a < b '.repeat(300_000)]) {
+      const started = Date.now();
+      serverMessages(page, 'text/html', 500);
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
   });
 
   it('gives nothing for an empty body', () => {

@@ -34,6 +34,17 @@ describe('finalAnswer', () => {
     expect(answer).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, url: `http://h/api/x?access_token=${SECRET}`, body: { id: 1 } });
   });
 
+  it("reads why a 401 refused the token from any of its challenges' error_description, quoted or not, and nothing else of them", () => {
+    const refusal = (challenges: string | string[]) =>
+      (thrown(() => finalAnswer(received(401, undefined, { headers: { 'www-authenticate': challenges } }), 'GET', true, 'object', [SECRET])) as ApiError)
+        .serverMessages;
+    expect(refusal(['Basic realm="x"', 'Bearer error="invalid_token", error_description=expired'])).toEqual(['expired']);
+    expect(refusal('Bearer error_description="a \\"quoted\\", comma", error="invalid_token"')).toEqual(['a "quoted", comma']);
+    expect(refusal(`Bearer error_description="${SECRET} is not valid"`)).toEqual(['*** is not valid']);
+    expect(refusal('Bearer realm="desk", error="invalid_token"')).toEqual([]);
+    expect(refusal('Bearer error_description=""')).toEqual([]);
+  });
+
   it('turns any other status into an ApiError with the server words, its URL cleared of the secret', () => {
     const error = thrown(() => finalAnswer(received(404, { message: 'No such ticket' }), 'GET', true, 'object', [SECRET]));
     expect(error).toBeInstanceOf(ApiError);

@@ -12,6 +12,7 @@ import type { ApiClient } from '../../src/api/types.js';
 import { ApiError, ExitCode, NetworkError, outcomeUnknown } from '../../src/errors.js';
 import { selfSignedCertificate } from '../helpers/certificate.js';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { sendJson, startServer } from './server.js';
 import type { Handler, TestServer } from './server.js';
 import { plans } from '../../src/api/plans.js';
@@ -173,13 +174,13 @@ describe('errors', () => {
     expect(error).toMatchObject({ message: `not found (HTTP 404): GET ${server.url}/api/TicketsApi/999999` });
   });
 
-  it('shows the title of an HTML error page, not its markup', async () => {
+  it('shows the title and headings of an HTML error page, not its markup', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('<html><head><title>Server Error</title></head><body><h1>Oops</h1><script>x()</script></body></html>');
     });
     const error = await failure(client(server.url).send(plans.deleteTicket(1)));
-    expect(error).toMatchObject({ status: 500, serverMessages: ['HTTP 500: Server Error'] });
+    expect(error).toMatchObject({ status: 500, serverMessages: ['HTTP 500: Server Error', 'Oops'] });
   });
 
   it('maps 401 to exit 4 and 404 to exit 3', async () => {
@@ -391,6 +392,27 @@ describe('retries', () => {
     });
     await client(server.url).send(plans.listTickets({}));
     expect(server.requests).toHaveLength(2);
+  });
+
+  // tkt waits at most MAX_RETRY_DELAY_MS between tries: the error after the last says what the service asked for.
+  it.each([
+    ['in seconds', () => '120', 'the service asked to wait 120 s (Retry-After), longer than tkt waits between tries (10 s)', 'try again in 2 min'],
+    [
+      'as a date',
+      (now: number) => new Date(now + 3600_000).toUTCString(),
+      'the service asked to wait 3600 s (Retry-After), longer than tkt waits between tries (10 s)',
+      'try again in 60 min',
+    ],
+  ])('a read refused with a Retry-After longer than tkt waits (%s) says so, and when to try again', async (_form, retryAfter, line, hint) => {
+    const clock = manualClock(Date.parse('2026-11-28T12:00:00Z'));
+    const server = await serve((_req, res) => res.writeHead(429, { 'retry-after': retryAfter(clock.now()), 'content-type': 'text/plain' }).end('slow down'));
+    const pending = failure(client(server.url, { clock }).send(plans.listTickets({})));
+    for (let wait = 0; wait < 2; wait++) {
+      expect(await clock.nextSleep()).toBe(MAX_RETRY_DELAY_MS);
+      clock.advance(MAX_RETRY_DELAY_MS);
+    }
+    expect(await pending).toMatchObject({ status: 429, serverMessages: ['slow down', line], hint });
+    expect(server.requests).toHaveLength(3);
   });
 
   it('never retries a register answered 503', async () => {

@@ -42,10 +42,10 @@ describe('request plans', () => {
     });
   });
 
-  it('changes are sent once; a create must answer with the ticket', () => {
+  it('changes are sent once; a create must answer with the ticket, or at least its address', () => {
     const form = { fields: { Title: 't' } };
-    expect(plans.register(form)).toEqual({ method: 'POST', path: '/api/TicketsApi/register', form, retry: false, expect: 'object' });
-    expect(plans.newTicket(form)).toMatchObject({ path: '/api/TicketsApi/new', retry: false, expect: 'object' });
+    expect(plans.register(form)).toEqual({ method: 'POST', path: '/api/TicketsApi/register', form, retry: false, expect: 'created' });
+    expect(plans.newTicket(form)).toMatchObject({ path: '/api/TicketsApi/new', retry: false, expect: 'created' });
     expect(plans.updateTicket(4, { Id: 4, SiteId: 2 })).toEqual({
       method: 'POST',
       path: '/api/TicketsApi/update/4',

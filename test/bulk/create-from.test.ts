@@ -12,7 +12,7 @@ import { detectFormat, readRows, rowHash } from '../../src/bulk/rows.js';
 import { ExitCode } from '../../src/errors.js';
 import { formatDate } from '../../src/output/time.js';
 import { createHarness, loginAs, type Harness } from '../helpers/harness.js';
-import { frontEnv, halvedAnswers, startFrontServer } from '../helpers/sandbox-state.js';
+import { addressOnlyAnswers, frontEnv, halvedAnswers, startFrontServer } from '../helpers/sandbox-state.js';
 import type { TestServer } from '../api/server.js';
 
 /** A requester no lookup knows, with an e-mail: tkt sends it, the service refuses it (400). */
@@ -754,6 +754,31 @@ describe('tkt create --from', () => {
       expect(ticketsTitled('doubt-')).toHaveLength(4);
     } finally {
       await front.close();
+    }
+  });
+
+  it("a row answered 201 with no body and the ticket's address (Location) is created, its ID read from there", async () => {
+    const file = await write('address.jsonl', [1, 2].map((n) => JSON.stringify({ title: `address-${n}`, description: 'd', requester: 'aberg' })).join('\n'));
+    const report = join(dir, 'address.report.jsonl');
+    const front = addressOnlyAnswers(
+      h,
+      (req) => req.url === '/api/TicketsApi/new',
+      (id) => `/api/TicketsApi/${id}`,
+    );
+    const server = await startFrontServer(h, front.answer);
+    try {
+      const run = await h.cli(['create', '--from', file, '--integration', '--report', report, '--concurrency', '1'], { env: frontEnv(h, server) });
+      expect(run.code).toBe(0);
+      const ids = ticketsTitled('address-')
+        .sort((a, b) => a.title.localeCompare(b.title))
+        .map((t) => t.id);
+      const recorded = outcomes(await readReport(report)).sort((a, b) => a.row - b.row);
+      expect(recorded.map((entry) => [entry.row, entry.ok, entry.id])).toEqual([
+        [1, true, ids[0]],
+        [2, true, ids[1]],
+      ]);
+    } finally {
+      await server.close();
     }
   });
 

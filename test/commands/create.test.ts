@@ -9,7 +9,18 @@ import { exitCodeOf, InterruptedError, UsageError } from '../../src/errors.js';
 import { formatDate } from '../../src/output/time.js';
 import { BY_ID, integrationCreateArgs, VALID_TICKET, validCreateArgs, validCreateValues } from '../helpers/create-args.js';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, halvedAnswers, routeCount, sendsNothing, startFrontServer, ticketById, useHarness, useTempDir, userId } from '../helpers/sandbox-state.js';
+import {
+  addressOnlyAnswers,
+  frontEnv,
+  halvedAnswers,
+  routeCount,
+  sendsNothing,
+  startFrontServer,
+  ticketById,
+  useHarness,
+  useTempDir,
+  userId,
+} from '../helpers/sandbox-state.js';
 
 const REGISTER = 'POST /api/TicketsApi/register';
 const NEW = 'POST /api/TicketsApi/new';
@@ -711,6 +722,86 @@ describe('tkt create against a service that answers register its own way', () =>
     await expect(createThrough(registerWith(201, { location: 'http://elsewhere.example/api/TicketsApi/999999' }, { success: true }))).rejects.toThrow(
       'named no ticket ID',
     );
+  });
+});
+
+// A service may answer a create 201 with the new ticket's address alone (its Location header)
+// and no body: the spec's 201 carries both, and the Location counts when the body names no ID.
+describe('tkt create answered 201 with an empty body and a Location header', () => {
+  const addressOnly = (path: string, where: (id: string, frontUrl: string) => string) =>
+    addressOnlyAnswers(h, (req) => req.method === 'POST' && req.url === path, where);
+
+  it.each([
+    [
+      'register, an absolute Location',
+      REGISTER_PATH,
+      validCreateArgs({ ...BY_ID, title: 'address only absolute' }),
+      (id: string, at: string) => `${at}/api/TicketsApi/${id}`,
+    ],
+    ['register, a relative Location', REGISTER_PATH, validCreateArgs({ ...BY_ID, title: 'address only relative' }), (id: string) => `/api/TicketsApi/${id}`],
+    ['--integration', '/api/TicketsApi/new', integrationCreateArgs({ title: 'address only integration' }), (id: string) => `/api/TicketsApi/${id}`],
+  ])('%s: prints the ID as usual (exit 0), and --json the ticket read from that address', async (_case, path, args, where) => {
+    const title = args[args.indexOf('--title') + 1]!;
+    const front = addressOnly(path, where);
+    const server = await startFrontServer(h, front.answer);
+    front.at(server.url);
+    try {
+      const env = frontEnv(h, server);
+      const human = await h.cli(['create', ...args], { env });
+      const [created] = h.sandbox.state.tickets.filter((t) => t.title === title);
+      expect(human).toMatchObject({ code: 0, stdout: `Created ticket #${created!.id}\n`, stderr: '' });
+
+      const quiet = await h.cli(['create', '-q', ...args], { env });
+      const ids = h.sandbox.state.tickets.filter((t) => t.title === title).map((t) => t.id);
+      expect(quiet).toMatchObject({ code: 0, stdout: `${ids[1]}\n`, stderr: '' });
+
+      const json = await h.cli(['create', '--json', ...args], { env });
+      const third = h.sandbox.state.tickets.filter((t) => t.title === title)[2]!;
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ id: third.id, title });
+      expect(server.requests.filter((q) => q.method === 'POST' && q.url === path)).toHaveLength(3);
+      // The ticket is read from its address for --json only.
+      expect(server.requests.filter((q) => q.method === 'GET' && /^\/api\/TicketsApi\/\d+$/.test(q.url)).map((q) => q.url)).toEqual([
+        `/api/TicketsApi/${third.id}`,
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--json whose read of the ticket fails says that the ticket was created, and how to see it (exit 1)', async () => {
+    const front = addressOnly(REGISTER_PATH, (id) => `/api/TicketsApi/${id}`);
+    const server = await startFrontServer(h, (req, res, body) => {
+      if (req.method !== 'GET' || !/^\/api\/TicketsApi\/\d+$/.test(req.url!)) return front.answer(req, res, body);
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('database down');
+      return true;
+    });
+    try {
+      const result = await h.cli(['create', '--json', ...validCreateArgs({ ...BY_ID, title: 'address only unread' })], { env: frontEnv(h, server) });
+      const [created] = h.sandbox.state.tickets.filter((t) => t.title === 'address only unread');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: ticket #${created!.id} was created, but reading it back failed (the service answered with its address only)\n` +
+          `  failed (HTTP 500): GET ${server.url}/api/TicketsApi/${created!.id}: database down\n` +
+          `hint: do not create it again: "tkt show ${created!.id} --json" shows it\n`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still names no ID from a Location on another host: exit 1, not a wrong ID', async () => {
+    const front = addressOnly(REGISTER_PATH, (id) => `http://elsewhere.example/api/TicketsApi/${id}`);
+    const server = await startFrontServer(h, front.answer);
+    try {
+      const result = await h.cli(['create', '-q', ...validCreateArgs({ ...BY_ID, title: 'address elsewhere' })], { env: frontEnv(h, server) });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^error: the service answered HTTP 201 but named no ticket ID\nhint: /);
+    } finally {
+      await server.close();
+    }
   });
 });
 

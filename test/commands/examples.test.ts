@@ -455,6 +455,14 @@ const HINTS: readonly HintCase[] = [
     commands: ['tkt list --view all-my-tickets'],
   },
   {
+    name: 'a created ticket whose read for --json failed',
+    cited: {
+      text: 'do not create it again: "tkt show 42 --json" shows it',
+      why: 'needs a service that answers a create with its address only, then fails the read (test/commands/create.test.ts)',
+    },
+    commands: ['tkt show 42 --json'],
+  },
+  {
     name: 'a due date the SLA overrides',
     cited: {
       text: 'try "tkt update 42 --due 2026-12-01T14:00:00.000Z" alone; if the SLA still wins, the due date is the service\'s to set',

@@ -272,6 +272,24 @@ describe('redirects', () => {
     expect(home.requests.every((request) => request.method === 'POST')).toBe(true);
   });
 
+  // The list's POST only reads: its hint must not speak of a change held back.
+  it('a POST redirected within the service names what was not followed: a read, or a change never sent twice', async () => {
+    const home = await serve((req, res) => (req.method === 'POST' ? redirectTo(308, (post) => `${post.url}/`)(req, res) : sendJson(res, 200, {})));
+
+    const list = await tkt(['list'], home);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain(
+      `hint: the service redirected to ${home.url}/api/TicketsApi/: tkt follows the redirects of a GET only, and this read is a POST\n`,
+    );
+    expect(list.stderr).not.toContain('a change');
+
+    const pickup = await tkt(['pickup', '5'], home);
+    expect(pickup.code).toBe(1);
+    expect(pickup.stderr).toContain(
+      `hint: the service redirected to ${home.url}/api/TicketsApi/pickup/5/: tkt follows the redirects of a GET only (a change is never sent twice)\n`,
+    );
+  });
+
   it('a redirect from http to https on the same host says the service wants https', async () => {
     const home = await serve(redirectTo(308, (req) => `https://${req.headers.host}${req.url}`));
     const host = new URL(home.url).host;
@@ -280,6 +298,37 @@ describe('redirects', () => {
 
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`hint: the service redirected to https://${host}/api/Users/authenticate (it wants https): use --url https://${host}`);
+  });
+});
+
+describe('what the headers of a refusal say', () => {
+  // A change is not tried again, so nothing waits here; the read that is tried again: test/api/http.test.ts.
+  it('a 429 whose Retry-After is long says how long the service asked to wait, and when to try again', async () => {
+    const server = await serve((req, res) =>
+      req.method === 'GET'
+        ? sendJson(res, 200, { id: 5, title: 'Printer', status: 'Open' })
+        : res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('Too many requests'),
+    );
+
+    const run = await tkt(['pickup', '5'], server);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'error: #5 failed (HTTP 429)\n' + '  Too many requests; the service asked to wait 120 s (Retry-After)\n' + 'hint: try again in 2 min\n',
+    );
+  });
+
+  it('a 401 says why the token was refused when its WWW-Authenticate has an error_description, cleared of the token', async () => {
+    const challenge = `Bearer realm="desk", error="invalid_token", error_description="The token expired at 2026-11-28 17:13 (token \\"${TOKEN}\\")"`;
+    const server = await serve((_req, res) => res.writeHead(401, { 'www-authenticate': challenge }).end());
+
+    const run = await tkt(['show', '5'], server);
+
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(
+      `error: not authenticated (HTTP 401): GET ${server.url}/api/TicketsApi/5\n  The token expired at 2026-11-28 17:13 (token "***")\n`,
+    );
+    expectNoSecrets(run);
   });
 });
 

@@ -9,6 +9,7 @@ import { fakeProcess } from '../cli/fake-process.js';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { sendsNothing } from '../helpers/sandbox-state.js';
+import { startServer } from '../api/server.js';
 
 const AUTH_ROUTE = 'POST /api/Users/authenticate';
 
@@ -155,6 +156,27 @@ describe('tkt login', () => {
     expect(result.stderr).toContain('hint: the account is locked out: try again after the lock-out ends');
     expect(result.stderr).not.toContain('check the user name and password');
     expect(saved()).toBeUndefined();
+  });
+
+  // A gateway or a service in front may refuse the login with its own error page: its words are the reason.
+  it('shows what an HTML error page refusing the login says (exit 4)', async () => {
+    const page =
+      '<!DOCTYPE html><html><head><title>Error 401</title><style>h1 { color: red }</style></head>' +
+      '<body><h1>Unauthorized</h1><p>Username or password is incorrect.</p></body></html>';
+    const server = await startServer((_req, res) => res.writeHead(401, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+    try {
+      const result = await h.cli(['login', '-u', 'admin', '--url', server.url], { env: { TKT_PASSWORD: 'wrong' } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe(
+        `error: login to ${server.url} failed for admin\n` +
+          '  Error 401\n' +
+          '  Unauthorized\n' +
+          '  Username or password is incorrect.\n' +
+          'hint: check the user name and password (directory accounts need --domain)\n',
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('exits 2 without a request when there is no password and no terminal', async () => {

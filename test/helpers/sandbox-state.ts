@@ -188,6 +188,29 @@ export function halvedAnswers(
 }
 
 /**
+ * A front server's answer (startFrontServer) for a service that answers a create with the new
+ * ticket's address alone: a request `matches` reaches the sandbox, which creates the ticket, and
+ * its answer comes back with the sandbox's status, no body, and a Location made by `where` from
+ * the new ID and the front server's URL (`front.at(url)` once it listens).
+ */
+export function addressOnlyAnswers(
+  h: Harness,
+  matches: (req: IncomingMessage, body: Buffer) => boolean,
+  where: (id: string, frontUrl: string) => string,
+): { answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean; at(url: string): void } {
+  let frontUrl = '';
+  const answer = (req: IncomingMessage, res: ServerResponse, body: Buffer): boolean => {
+    if (!matches(req, body)) return false;
+    void forwardToSandbox(h, req, body).then((created) => {
+      const id = String(created.headers.get('location')).split('/').pop()!;
+      res.writeHead(created.status, { location: where(id, frontUrl) }).end();
+    });
+    return true;
+  };
+  return { answer, at: (url) => void (frontUrl = url) };
+}
+
+/**
  * The whole of stderr when a change of ticket `id`, sent as a POST to `url`, was never answered:
  * in doubt, what happened, how to look (src/cmdutil/in-doubt.ts).
  */

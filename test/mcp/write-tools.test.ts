@@ -3,7 +3,7 @@
 // closed" is a success that changed nothing, and a user without permission gets the CLI's error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-import { frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
+import { addressOnlyAnswers, frontEnv, startFrontServer, ticketById, unusedTicket, useHarness, userId } from '../helpers/sandbox-state.js';
 import { ensureBuilt } from '../helpers/terminal.js';
 import { connectMcp, textOf, type McpSession } from './mcp-process.js';
 
@@ -689,6 +689,32 @@ describe('tkt mcp: the write tools', () => {
     expect(textOf(result)).toMatch(/update_ticket: Unrecognized key: "title"/);
     expect(writes()).toBe(sent);
     expect(ticketById(h, ticket.id)).toEqual(before);
+  });
+
+  it("create_ticket answered 201 with no body and the ticket's address (Location) names the ticket created", async () => {
+    const front = addressOnlyAnswers(
+      h,
+      (req) => req.method === 'POST' && req.url === '/api/TicketsApi/register',
+      (id) => `/api/TicketsApi/${id}`,
+    );
+    const server = await startFrontServer(h, front.answer);
+    const addressOnly = await connectMcp(['--write'], { TKT_CONFIG_DIR: h.configDir, ...frontEnv(h, server) });
+    try {
+      const result = await addressOnly.call('create_ticket', {
+        title: 'mcp address only',
+        description: 'd',
+        requester: 'aberg',
+        site: 'Head Office',
+        department: 'IT',
+        status: 'Open',
+      });
+      const [created] = h.sandbox.state.tickets.filter((t) => t.title === 'mcp address only');
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ id: created!.id, changed: true });
+    } finally {
+      await addressOnly.close();
+      await server.close();
+    }
   });
 
   it('an update whose request was sent and never answered is in doubt, as the CLI and the other tools say it', async () => {
