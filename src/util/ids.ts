@@ -69,12 +69,15 @@ const LIST_SEPARATOR = /,\s+/;
  * A ticket ID as typed by the user: digits only, or "#" and digits as tkt prints IDs (surrounding
  * blanks allowed), 1 up to Number.MAX_SAFE_INTEGER so it survives the round trip through a JS
  * number unchanged. "12a", "1e3", "-4", "0x10", "0" and "# 12" are all refused before any
- * request is sent.
+ * request is sent. `command`, one that takes a single ID, is named when `text` is several
+ * (`show 1001-1010`: "show takes one ticket ID, not a range").
  */
-export function parseTicketId(text: string): number {
+export function parseTicketId(text: string, command?: string): number {
   const id = ticketIdOf(text);
-  if (id === undefined) throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: ${idProblem(text)}`);
-  return id;
+  if (id !== undefined) return id;
+  const several = ID_RANGE.test(text.trim()) ? 'a range' : LIST_SEPARATOR.test(text) ? 'a list' : undefined;
+  const problem = command === undefined || several === undefined ? idProblem(text) : `${command} takes one ticket ID, not ${several}`;
+  throw new UsageError(`invalid ticket ID ${JSON.stringify(text)}: ${problem}`);
 }
 
 /** The ticket ID `text` is, as parseTicketId reads it, or undefined for anything else. */

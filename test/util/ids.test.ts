@@ -101,6 +101,17 @@ describe("ticketSpans: an ID... argument as tkt's summaries print IDs", () => {
   });
 });
 
+describe('parseTicketId for a command of one ID', () => {
+  it('says that the command takes one ID, given a range or a list', () => {
+    expect(() => parseTicketId('1001-1010', 'show')).toThrow(new UsageError('invalid ticket ID "1001-1010": show takes one ticket ID, not a range'));
+    expect(() => parseTicketId('#1001-1010', 'update')).toThrow(new UsageError('invalid ticket ID "#1001-1010": update takes one ticket ID, not a range'));
+    expect(() => parseTicketId('#1001, #1013', 'reply')).toThrow(new UsageError('invalid ticket ID "#1001, #1013": reply takes one ticket ID, not a list'));
+    // Anything else as before.
+    expect(() => parseTicketId('1,031', 'show')).toThrow(new UsageError('invalid ticket ID "1,031": write it as 1031'));
+    expect(parseTicketId('#1031', 'show')).toBe(1031);
+  });
+});
+
 describe('parseWholeNumber', () => {
   it('accepts digits within the range, blanks around them allowed', () => {
     expect(parseWholeNumber(' 0 ', { min: 0 })).toBe(0);
