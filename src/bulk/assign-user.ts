@@ -6,7 +6,7 @@ import { whyNothingIsAsked } from '../context/nothing-asked.js';
 import { UsageError } from '../errors.js';
 import type { Lookups } from '../lookups/types.js';
 import { askAssignee } from '../prompts/acting-user.js';
-import { ticketIdOf } from '../util/ids.js';
+import { idSpansText, ticketSpans, ticketSpansOf } from '../util/ids.js';
 import { quotedValue, shellWord } from '../util/shell-word.js';
 
 const USAGE = 'name the tickets, then the user: tkt assign ID... USER';
@@ -20,7 +20,7 @@ export function assignArguments(ctx: Context, args: string[]): { ids: string[]; 
   const ids = user === undefined ? args : args.slice(0, -1);
   if (user !== undefined) assertOneWordUser(ctx, ids, user);
   // A lone word that is no ticket ID is a user without tickets.
-  else if (args.length === 0 || (args[0]!.trim() !== '-' && ticketIdOf(args[0]!) === undefined))
+  else if (args.length === 0 || (args[0]!.trim() !== '-' && ticketSpansOf(args[0]!) === undefined))
     throw new UsageError(USAGE, { hint: `e.g. ${tktCommand(ctx, 'assign 42 "Tom Tech"')}` });
   return { ids, user };
 }
@@ -31,7 +31,7 @@ export function assignArguments(ctx: Context, args: string[]): { ids: string[]; 
  */
 function assertOneWordUser(ctx: Context, ids: readonly string[], typed: string): void {
   let start = ids.length;
-  while (start > 0 && ticketIdOf(ids[start - 1]!) === undefined && ids[start - 1]!.trim() !== '-') start--;
+  while (start > 0 && ticketSpansOf(ids[start - 1]!) === undefined && ids[start - 1]!.trim() !== '-') start--;
   if (start === ids.length) return;
   const name = [...ids.slice(start), typed].join(' ');
   const tickets = start === 0 ? 'ID' : ids.slice(0, start).map(shellWord).join(' ');
@@ -51,5 +51,5 @@ export async function askUserToAssign(ctx: Context, lookups: Lookups, ids: reado
       hint: `add the user after the IDs (a user ID, username, full name or @me), e.g. ${tktCommand(ctx, `assign ${shellWord(only)} @me`)}, or ${toBeAsked} to pick one`,
     });
   }
-  return askAssignee(ctx, lookups, `Assign #${ticketIdOf(only)!} to`);
+  return askAssignee(ctx, lookups, `Assign ${idSpansText(ticketSpans(only))} to`);
 }

@@ -13,7 +13,7 @@ import { breakLineAfterCtrlC } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { writeText } from '../output/write.js';
 import { InterruptedError, OutputFailedError, TktError, UsageError, whatHappened } from '../errors.js';
-import { ticketIdOf } from '../util/ids.js';
+import { spanIds, ticketSpansOf } from '../util/ids.js';
 import { givenIds } from './ids.js';
 import type { DryRunDecision, PlannedRequest } from '../cmdutil/dry-run.js';
 import { sendChange } from '../cmdutil/send-change.js';
@@ -88,7 +88,7 @@ export async function beforeAnyId<T>(ctx: Context, ids: readonly (string | numbe
     if (ctx.output.format === 'json' && error instanceof TktError && !(error instanceof InterruptedError) && !(error instanceof UsageError)) {
       const { jsonLine } = await import('./done-line.js');
       const why = `not started: ${sanitizeInline(whatHappened(error))}`;
-      const known = ids.map((id) => (typeof id === 'number' ? id : ticketIdOf(id))).filter((id) => id !== undefined);
+      const known = ids.flatMap((id) => (typeof id === 'number' ? [id] : spanIds(ticketSpansOf(id) ?? [])));
       for (const id of new Set(known)) await ctx.output.line(jsonLine({ id, ok: false, notStarted: true, error: why }));
     }
     throw error;

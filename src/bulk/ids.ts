@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InterruptedError, TktError, UsageError } from '../errors.js';
 import { STDIN } from '../cmdutil/text-input.js';
-import { parseTicketId, separatedNumber } from '../util/ids.js';
+import { MAX_RUN_IDS, parseTicketId, separatedNumber, spanCount, spanIds, ticketSpans, type IdSpan } from '../util/ids.js';
 import { guardText } from '../util/text-read.js';
 
 // The first run of digits standing as a word: "42", "  42  Printer on fire", "✓ #42 closed",
@@ -12,10 +12,18 @@ const FIRST_INTEGER = /\b\d+\b/;
 const COMMENT = /^#(?!\d)/;
 // What stands right before the first integer when it is "-106" or "+7" (a word of its own).
 const SIGNED = /(^|\s)[-+]$/;
-// A line of whole numbers and nothing else, apart by spaces, commas or semicolons: `echo $ids`
-// puts every ID on one, which one is meant? Not by tabs: tkt's own TSV (`list --columns
-// id,title`) starts with the ID, and a title may be a number.
-const SEVERAL_NUMBERS = /^#?\d+(?:(?: +| *[,;] *)#?\d+)+$/;
+// A line of whole numbers (or ranges) and nothing else, apart by spaces, commas or semicolons:
+// `echo $ids` puts every ID on one, which one is meant? Not by tabs: tkt's own TSV (`list
+// --columns id,title`) starts with the ID, and a title may be a number.
+const SEVERAL_NUMBERS = /^#?\d+(?:-#?\d+)?(?:(?: +| *[,;] *)#?\d+(?:-#?\d+)?)+$/;
+// A line of IDs as tkt's summaries print them (src/bulk/ranges.ts), each with its "#", apart by a
+// comma and a blank, a wrapped line's "," at its end: "#1001-1010, #1013,". And a range alone,
+// with or without "#": "1001-1010".
+const SUMMARY_LIST = /^#\d+(?:-#?\d+)?(?:,\s+#\d+(?:-#?\d+)?)*,?$/;
+const LONE_RANGE = /^#?\d+-#?\d+,?$/;
+// The first ID of a line written as a range as tkt prints one, among other words: a summary's
+// line copied whole ("not started: #1033-5537"), whose first ID alone is not what is meant.
+const RANGE_AMONG_WORDS = /^\d+-#?\d+\b/;
 // The header of tkt's own CSV whose first column is the ticket IDs, as `tkt list --csv` writes
 // it (`id,title,...`, or `id` alone): the first line only, so that `tkt list --csv | tkt close -`
 // needs no `tail -n +2`. Anywhere else, or written otherwise, it is a line with no ID.
@@ -36,11 +44,19 @@ function quoteLine(line: string): string {
   return JSON.stringify(shown);
 }
 
-/** The ticket ID of one stdin line, or undefined for a blank or comment line. */
-function idOfLine(line: string, lineNumber: number): number | undefined {
+/** The ticket IDs of one stdin line: none for a blank or comment line, the IDs of a line of ranges. */
+function idsOfLine(line: string, lineNumber: number): IdSpan[] {
   const text = line.trim();
   // "#42" and "#108: Wi-Fi dead zone" are tickets; "# from the morning list" is a comment.
-  if (text === '' || COMMENT.test(text)) return undefined;
+  if (text === '' || COMMENT.test(text)) return [];
+  // What a summary lists is read as it is printed: `tkt read -` with its "#1001-1010, #1013".
+  if (SUMMARY_LIST.test(text) || LONE_RANGE.test(text)) return onLine(lineNumber, () => ticketSpans(text));
+  const id = idOfLine(text, lineNumber);
+  return [{ first: id, last: id }];
+}
+
+/** The ticket ID of a stdin line that holds no list of them: its first integer, refused where that is not the ID meant. */
+function idOfLine(text: string, lineNumber: number): number {
   const match = FIRST_INTEGER.exec(text);
   if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(text)}`);
   if (SIGNED.test(text.slice(0, match.index))) {
@@ -52,27 +68,39 @@ function idOfLine(line: string, lineNumber: number): number | undefined {
     const why = separated.reason === undefined ? `: ${separated.advice}` : ` (${separated.reason})`;
     throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} is no ticket ID${why}`);
   }
-  if (SEVERAL_NUMBERS.test(text)) throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} holds several IDs: write one ID per line`);
-  return ticketIdOnLine(match[0], lineNumber);
+  if (SEVERAL_NUMBERS.test(text)) {
+    const what = idRangeAt(text.slice(match.index)) ? 'ID or range' : 'ID';
+    throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} holds several IDs: write one ${what} per line`);
+  }
+  if (text.slice(0, match.index).endsWith('#') && RANGE_AMONG_WORDS.test(text.slice(match.index)))
+    throw new UsageError(`stdin line ${lineNumber}: ${quoteLine(text)} holds a range among other words: write the IDs alone on their line`);
+  return onLine(lineNumber, () => parseTicketId(match[0]));
 }
 
-/** `digits` as a ticket ID, or exit 2 naming the stdin line they are on (too large, 0). */
-function ticketIdOnLine(digits: string, lineNumber: number): number {
+/** Whether a range (1001-1010) stands anywhere in a line of numbers. */
+const idRangeAt = (text: string): boolean => /\d-#?\d/.test(text);
+
+/** What `read` makes of the stdin line numbered `lineNumber`, or exit 2 naming the line (an ID too large, 0). */
+function onLine<T>(lineNumber: number, read: () => T): T {
   try {
-    return parseTicketId(digits);
+    return read();
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`stdin line ${lineNumber}: ${error.message}`);
     throw error;
   }
 }
 
-/** The ticket ID of a row of tkt's own CSV (after its header), or undefined for a blank line. */
-function idOfCsvRow(line: string, lineNumber: number): number | undefined {
-  if (line.trim() === '') return undefined;
+/** The ticket ID of a row of tkt's own CSV (after its header), none for a blank line. */
+function idOfCsvRow(line: string, lineNumber: number): IdSpan[] {
+  if (line.trim() === '') return [];
   const match = CSV_ROW_ID.exec(line);
   if (!match) throw new UsageError(`stdin line ${lineNumber} has no ticket ID: ${quoteLine(line.trim())}`);
-  return ticketIdOnLine(match[1]!, lineNumber);
+  const id = onLine(lineNumber, () => parseTicketId(match[1]!));
+  return [{ first: id, last: id }];
 }
+
+/** More IDs than one run takes (MAX_RUN_IDS): `where` names the stdin line they reached it on. */
+const tooManyIds = (where = ''): UsageError => new UsageError(`${where}more than ${MAX_RUN_IDS} ticket IDs: too many for one run`);
 
 /**
  * The lines of stdin that hold no ID: the first one's error, the numbers of the others. A bad line
@@ -105,6 +133,8 @@ class BadLines {
 
 async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): Promise<number[]> {
   const ids: number[] = [];
+  // The IDs of the lines so far, those of bad lines included, to stop at MAX_RUN_IDS.
+  let count = 0;
   const bad = new BadLines();
   let lineNumber = 0;
   // After tkt's CSV header, each line is a row of that CSV: its ID is its first cell.
@@ -115,16 +145,18 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
       csvRows = true;
       return;
     }
-    let id: number | undefined;
+    let spans: IdSpan[];
     try {
-      id = csvRows ? idOfCsvRow(line, lineNumber) : idOfLine(line, lineNumber);
+      spans = csvRows ? idOfCsvRow(line, lineNumber) : idsOfLine(line, lineNumber);
+      // The line that goes past it is the one refused, not every line after it.
+      if (count <= MAX_RUN_IDS && (count += spanCount(spans)) > MAX_RUN_IDS) throw tooManyIds(`stdin line ${lineNumber}: `);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       bad.add(error, lineNumber);
       return;
     }
     // Once a line is bad nothing is sent: the lines after it are checked, their IDs not kept.
-    if (id !== undefined && !bad.any) ids.push(id);
+    if (!bad.any) for (const id of spanIds(spans)) ids.push(id);
   };
   // Split here rather than by node:readline, whose seven modules a `close -` loaded only for this,
   // as readline splits: a line ends at \n, \r\n or a \r alone, a \r ends its line at once (a
@@ -170,7 +202,9 @@ async function readStdinIds(stdin: Readable, signal: AbortSignal | undefined): P
  * The IDs of an `ID...` command: the arguments, or with a lone "-" the first integer on each
  * line of stdin (so `tkt list -q --all | tkt close -` works), blank lines and `# ` comments skipped,
  * and a first line that is tkt's CSV header (`tkt list --csv | tkt close -`); stdin without any
- * is an empty list.
+ * is an empty list. Ranges and lists are read as tkt's summaries print them, in arguments
+ * (ticketSpans) and on a line of their own (`#1001-1010, #1013`), so that a run's "not started"
+ * list goes back in as it is.
  * Every ID is validated before any request; duplicates are dropped keeping the first order.
  * Stdin is read to its end even after a bad line, which is then exit 2 (with how many more).
  * Stopped by `signal` while stdin is read, the IDs read so far are the list (a bad line read
@@ -190,7 +224,11 @@ export async function collectIds(args: readonly string[], stdin: () => Readable,
  * before anything else is checked, asked or sent (`resolve 7 "fixed it"`: notes without --details).
  */
 export function givenIds(args: readonly string[]): number[] | undefined {
-  if (!args.includes(STDIN)) return args.map(parseTicketId);
+  if (!args.includes(STDIN)) {
+    const spans = args.flatMap(ticketSpans);
+    if (spanCount(spans) > MAX_RUN_IDS) throw tooManyIds();
+    return spanIds(spans);
+  }
   if (args.length > 1) throw new UsageError('"-" (read IDs from stdin) cannot be combined with other IDs');
   return undefined;
 }

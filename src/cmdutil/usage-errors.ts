@@ -7,7 +7,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closestWord } from '../util/closest.js';
-import { ticketIdOf } from '../util/ids.js';
+import { ticketIdOf, ticketSpansOf } from '../util/ids.js';
 import { quotedValue, shellWord } from '../util/shell-word.js';
 import { commandNamed, subcommandWords } from './command-tree.js';
 import { wordsAfterValue, type OptionFlags } from './flag-as-value.js';
@@ -152,7 +152,7 @@ function typedArgumentsQuoted(run: ValueRun, alias: AliasCall): string[] | undef
 export function assertNoValueReadAsIds(argv: readonly string[], options: readonly OptionFlags[], ids: readonly string[], alias?: AliasCall): void {
   for (const run of wordsAfterValue(argv, options)) {
     const stray = run.after.filter((word) => ids.includes(word));
-    if (stray.length === 0 || stray.every((word) => word === '-' || ticketIdOf(word) !== undefined) || !textValue(run)) continue;
+    if (stray.length === 0 || stray.every((word) => word === '-' || ticketSpansOf(word) !== undefined) || !textValue(run)) continue;
     throw new UsageError(`${run.option} took ${JSON.stringify(run.value)} only: ${JSON.stringify(run.after.join(' '))} would be read as ticket IDs`, {
       hint: quoteHint(run, argv, alias),
     });

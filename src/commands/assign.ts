@@ -19,7 +19,7 @@ export function register(program: Program, host: CommandHost): void {
     .description('Assign tickets to a technician')
     // commander takes no argument after a variadic one: the IDs hold the user too, and the usage
     // line says so.
-    .addArgument(idsArgument(program, 'ticket IDs, or - to read them from stdin, then the user'))
+    .addArgument(idsArgument(program, 'ticket IDs or ranges (1001-1010), or - to read them from stdin, then the user'))
     .usage('[options] <id...> [user]')
     .addOption(concurrencyOption(program))
     .addOption(dryRunOption(program))

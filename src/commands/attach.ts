@@ -48,7 +48,7 @@ Examples:
 }
 
 export async function run(options: AttachOptions, ctx: Context): Promise<void> {
-  const id = parseTicketId(options.id);
+  const id = parseTicketId(options.id, 'attach');
   // An empty argument is an unset variable, named as an empty --attach is, not a file that cannot be read.
   for (const file of options.files) nonBlank(file, 'FILE is empty');
   assertSingleStdinReader({ paths: [['', options.files]] });

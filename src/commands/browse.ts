@@ -33,5 +33,5 @@ Examples:
 
 export async function run(options: BrowseOptions, ctx: Context): Promise<void> {
   const { browseTicket } = await import('../desk/browser.js');
-  await browseTicket(ctx, parseTicketId(options.id), !options.browser);
+  await browseTicket(ctx, parseTicketId(options.id, 'browse'), !options.browser);
 }

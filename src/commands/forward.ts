@@ -55,7 +55,7 @@ Examples:
 }
 
 export async function run(options: ForwardOptions, ctx: Context): Promise<void> {
-  const id = parseTicketId(options.id);
+  const id = parseTicketId(options.id, 'forward');
   assertRecipients(options);
   assertOneLine(options.subject, '--subject', 'a subject');
   assertSingleStdinReader({ texts: [['--message', options.message]], files: [['--message-file', options.messageFile]], paths: [['--attach', options.attach]] });

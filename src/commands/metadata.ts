@@ -42,7 +42,7 @@ Examples:
 
 export async function run(options: MetadataOptions, ctx: Context): Promise<void> {
   if (options.app && options.id !== undefined) throw new UsageError('--app takes no ticket ID', { hint: 'drop the ID, or --app' });
-  const id = options.id === undefined ? undefined : parseTicketId(options.id);
+  const id = options.id === undefined ? undefined : parseTicketId(options.id, 'metadata');
   const wanted = options.collection === undefined ? undefined : parseCollection(options.collection, options);
   if (wanted === undefined) {
     const hint = `add --collection NAME: one of ${collectionsOfCall(options).join(', ')}`;

@@ -61,7 +61,7 @@ Examples:
 }
 
 export async function run(options: ReplyOptions, ctx: Context): Promise<void> {
-  const id = parseTicketId(options.id);
+  const id = parseTicketId(options.id, 'reply');
   const asRequester = options.asRequester === undefined ? undefined : nonBlank(options.asRequester, '--as-requester is empty').trim();
   if (asRequester !== undefined) {
     const foreign = (['to', 'cc'] as const).filter((name) => options[name] !== undefined);

@@ -3,6 +3,7 @@ import type { CommandHost, Program } from './host.js';
 import type { Context } from '../context/context.js';
 import { actingUser, cliActingWords, labelActingUser } from '../prompts/acting-user.js';
 import { beforeAnyId, checkIdOptions, runIdCommand, type IdCommandOptions } from '../bulk/id-command.js';
+import { givenIds } from '../bulk/ids.js';
 import { assertSingleStdinReader, requiredText, STDIN } from '../cmdutil/text-input.js';
 import { shellWord } from '../util/shell-word.js';
 import { keepAskedText, keepTypedText, optionWords, resolutionDraftStem, type Resend } from '../cmdutil/drafts.js';
@@ -11,7 +12,6 @@ import { readFirst, resolveSendsNothing, resolveUnchanged } from '../bulk/ticket
 import { resolutionHeading } from '../reading/ticket-heading.js';
 import { lazyTicket } from '../reading/mail.js';
 import type { Ticket } from '../model/ticket.js';
-import { parseTicketId } from '../util/ids.js';
 import { concurrencyOption, dryRunOption, idsArgument } from './shared-options.js';
 import { parseDedupKey } from '../dedup/key.js';
 import { UsageError } from '../errors.js';
@@ -86,7 +86,8 @@ export async function run(options: ResolveOptions, ctx: Context): Promise<void> 
   const unchanged = (ticket: Ticket, id: number) => resolveUnchanged(ticket, id, `run "tkt reopen ${id}", then resolve it`);
   // One ticket is read before its notes are asked for (its title heads the prompt): one resolved
   // or closed is told so, as with --details, and nobody writes notes for nothing.
-  const oneId = asksForText && key === undefined && options.ids.length === 1 && options.ids[0] !== STDIN ? parseTicketId(options.ids[0]!) : undefined;
+  const typedIds = asksForText && key === undefined ? givenIds(options.ids) : undefined;
+  const oneId = typedIds?.length === 1 ? typedIds[0] : undefined;
   const oneTicket = oneId === undefined ? undefined : lazyTicket(ctx, oneId);
   const ticket = await oneTicket?.();
   if (ticket !== undefined && resolveSendsNothing(ticket)) {

@@ -7,8 +7,8 @@ import type { Program } from './host.js';
 import { CONCURRENCY_HELP } from '../config/settings.js';
 import { ATTACH_FLAGS, addressesHelp, attachHelp, collect } from '../util/option-text.js';
 
-/** `ID...`: ticket IDs, or - to read them from stdin. */
-export const idsArgument = (program: Program, description = 'ticket IDs, or - to read them from stdin (first integer on each line)') =>
+/** `ID...`: ticket IDs (ranges as tkt prints them), or - to read them from stdin. */
+export const idsArgument = (program: Program, description = 'ticket IDs or ranges (1001-1010), or - to read them from stdin (first integer on each line)') =>
   program.createArgument('<id...>', description);
 
 /** One ticket's ID. */

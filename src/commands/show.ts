@@ -42,7 +42,7 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
-  const id = parseTicketId(options.id);
+  const id = parseTicketId(options.id, 'show');
   if (options.web) {
     const { browseTicket } = await import('../desk/browser.js');
     return browseTicket(ctx, id, options.browser === false);

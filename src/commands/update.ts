@@ -51,7 +51,7 @@ export function register(program: Program, host: CommandHost): void {
 }
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
-  const id = parseTicketId(options.id);
+  const id = parseTicketId(options.id, 'update');
   assertFieldsApply('update', options.values, 'tkt update');
   const lookups = createLookups(ctx);
   // No option at a terminal: offer the fields to change, as gh's edit commands do.

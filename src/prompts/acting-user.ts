@@ -9,7 +9,7 @@ import { noUserError, tokenUnreadable } from '../config/session.js';
 import type { Lookups, TypedOption } from '../lookups/types.js';
 import type { RawFieldValues } from '../fields/options.js';
 import { STDIN } from '../cmdutil/text-input.js';
-import { ticketIdOf } from '../util/ids.js';
+import { ticketSpansOf } from '../util/ids.js';
 import { sameId } from '../util/same-id.js';
 
 /** Asks for a technician; not optional, so askLookup always answers (with no list to offer, what was typed). */
@@ -52,7 +52,9 @@ const ONE_TICKET: ActingWords = { tickets: 'this ticket', typed: { flag: '--by',
  */
 export function cliActingWords(ids: readonly string[]): ActingWords {
   if (ids.includes(STDIN)) return { ...ONE_TICKET, tickets: 'the tickets on stdin' };
-  return new Set(ids.map((id) => ticketIdOf(id) ?? id)).size === 1 ? ONE_TICKET : { ...ONE_TICKET, tickets: 'these tickets' };
+  // A range names two tickets at least: its ends tell as much as all its IDs.
+  const named = ids.flatMap((id): (number | string)[] => ticketSpansOf(id)?.flatMap(({ first, last }) => [first, last]) ?? [id]);
+  return new Set(named).size === 1 ? ONE_TICKET : { ...ONE_TICKET, tickets: 'these tickets' };
 }
 
 /**

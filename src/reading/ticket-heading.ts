@@ -4,7 +4,7 @@ import type { Context } from '../context/context.js';
 import { STDIN } from '../cmdutil/text-input.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import type { Ticket } from '../model/ticket.js';
-import { parseTicketId } from '../util/ids.js';
+import { idSpansText, ticketSpans } from '../util/ids.js';
 import { lazyTicket } from './mail.js';
 
 /** `action` (e.g. "Reply to"), then the ticket's number and its title, escaped as all server text. */
@@ -21,7 +21,9 @@ export async function resolutionHeading(ctx: Context, ids: readonly string[], re
   // IDs still to be read from stdin are named by nobody yet.
   if (ids.includes(STDIN)) return 'Resolution details';
   const action = 'Resolution details for';
-  const numbers = ids.map(parseTicketId);
-  if (numbers.length === 1) return ticketHeading(action, numbers[0]!, await (read ?? lazyTicket(ctx, numbers[0]!))());
-  return `${action} ${numbers.map((id) => `#${id}`).join(', ')}`;
+  // Ranges as typed (`resolve 1001-1010`): "#1001-1010", not ten IDs.
+  const spans = ids.flatMap(ticketSpans);
+  const [only] = spans;
+  if (spans.length === 1 && only!.first === only!.last) return ticketHeading(action, only!.first, await (read ?? lazyTicket(ctx, only!.first))());
+  return `${action} ${idSpansText(spans)}`;
 }

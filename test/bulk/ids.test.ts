@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { collectIds } from '../../src/bulk/ids.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
+import { MAX_RUN_IDS } from '../../src/util/ids.js';
 
 function stdinOf(...chunks: string[]): () => Readable {
   return () => Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
@@ -29,6 +30,22 @@ describe('collectIds from arguments', () => {
   it('refuses an argument with a thousands separator or a decimal part, saying how to write it', async () => {
     expect(await usageMessage(collectIds(['1,031'], stdinOf()))).toBe('invalid ticket ID "1,031": write it as 1031');
     expect(await usageMessage(collectIds(['1031.5'], stdinOf()))).toBe('invalid ticket ID "1031.5": a decimal number');
+  });
+
+  // A newcomer's review: `not started: #1033-5537`, then `tkt read 1033-5537` refused as no ID.
+  it("reads ranges and lists as tkt's summaries print them, a list copied with its commas or quoted whole", async () => {
+    expect(await collectIds(['1001-1003'], stdinOf())).toEqual([1001, 1002, 1003]);
+    expect(await collectIds(['#1001-1003', '#1005-#1006'], stdinOf())).toEqual([1001, 1002, 1003, 1005, 1006]);
+    expect(await collectIds(['#1001-1003,', '#1013'], stdinOf())).toEqual([1001, 1002, 1003, 1013]);
+    expect(await collectIds(['#1001-1003, #1013'], stdinOf())).toEqual([1001, 1002, 1003, 1013]);
+    // Duplicates dropped as ever, the first order kept.
+    expect(await collectIds(['1013', '1012-1014'], stdinOf())).toEqual([1013, 1012, 1014]);
+  });
+
+  it('refuses a reversed range, one from an ID to itself, and more IDs than a run takes', async () => {
+    expect(await usageMessage(collectIds(['1001', '1010-1001'], stdinOf()))).toBe('invalid ID range "1010-1001": the first ID is the higher; write 1001-1010');
+    expect(await usageMessage(collectIds(['1001-1001'], stdinOf()))).toBe('invalid ID range "1001-1001": from an ID to itself; write 1001');
+    expect(await usageMessage(collectIds([`1-${MAX_RUN_IDS}`, '7'], stdinOf()))).toBe(`more than ${MAX_RUN_IDS} ticket IDs: too many for one run`);
   });
 
   it('refuses an empty list', async () => {
@@ -236,6 +253,47 @@ describe('collectIds from stdin', () => {
       ['title,id\r\nAlarm,1032\r\n', 'stdin line 1 has no ticket ID: "title,id"'],
     ];
     for (const [input, message] of refusals) expect(await usageMessage(collectIds(['-'], stdinOf(input))), JSON.stringify(input)).toBe(message);
+  });
+
+  // The hint of an interrupted run says to run again for the IDs "listed above", as ranges: a
+  // line "1001-1010" was ticket 1001 alone, and the summary's "#1001-1010, #1013" the same.
+  it("reads a line of ranges as tkt's summaries print it, or a range alone", async () => {
+    const input = ['1001-1003\n', '#1005-1006\n', '  #1010-#1011, #1013, #1020-1021,\n', '#1030\n', '#1031, #1033\n', '1040-1041,\n'].join('');
+    expect(await collectIds(['-'], stdinOf(input))).toEqual([1001, 1002, 1003, 1005, 1006, 1010, 1011, 1013, 1020, 1021, 1030, 1031, 1033, 1040, 1041]);
+  });
+
+  it('refuses a bad range naming its line, and more IDs than a run takes', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('1001\n1010-1001\n')))).toBe(
+      'stdin line 2: invalid ID range "1010-1001": the first ID is the higher; write 1001-1010',
+    );
+    expect(await usageMessage(collectIds(['-'], stdinOf('#1001-1003, #1005-1005\n')))).toBe(
+      'stdin line 1: invalid ID range "#1005-1005": from an ID to itself; write 1005',
+    );
+    const half = MAX_RUN_IDS / 2;
+    // The line that goes past the limit is the bad one, not each line after it.
+    expect(await usageMessage(collectIds(['-'], stdinOf(`1-${half}\n${half + 1}-${MAX_RUN_IDS}\n7\n8\n`)))).toBe(
+      `stdin line 3: more than ${MAX_RUN_IDS} ticket IDs: too many for one run`,
+    );
+  });
+
+  // Not as a summary prints them: which IDs are meant is not clear, and the first alone is not it.
+  it('refuses ranges among other numbers or words, where the first number alone would be taken', async () => {
+    expect(await usageMessage(collectIds(['-'], stdinOf('1001-1010 1013\n')))).toBe(
+      'stdin line 1: "1001-1010 1013" holds several IDs: write one ID or range per line',
+    );
+    expect(await usageMessage(collectIds(['-'], stdinOf('1001-1010, 1013\n')))).toBe(
+      'stdin line 1: "1001-1010, 1013" holds several IDs: write one ID or range per line',
+    );
+    // A summary's line copied whole, its label with it.
+    expect(await usageMessage(collectIds(['-'], stdinOf('not started: #1033-5537\n')))).toBe(
+      'stdin line 1: "not started: #1033-5537" holds a range among other words: write the IDs alone on their line',
+    );
+    expect(await usageMessage(collectIds(['-'], stdinOf('  #1033-1040, #1042 and 2460 more\n')))).toBe(
+      'stdin line 1: "#1033-1040, #1042 and 2460 more" holds a range among other words: write the IDs alone on their line',
+    );
+    // A signed range, and numbers run on by a comma and no blank, as before.
+    expect(await usageMessage(collectIds(['-'], stdinOf('-1001-1010\n')))).toBe('stdin line 1: "-1001-1010" is not a ticket ID (a signed number)');
+    expect(await usageMessage(collectIds(['-'], stdinOf('#1031,#1032\n')))).toBe('stdin line 1: "#1031,#1032" holds several IDs: write one ID per line');
   });
 
   it('refuses a negative number instead of taking its digits, naming the line', async () => {

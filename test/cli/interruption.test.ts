@@ -189,6 +189,51 @@ describe('a signal while tkt waits on a stdin that stays open', () => {
   });
 });
 
+// A newcomer's review: after Ctrl-C in `tkt list -q --all | tkt read -`, tkt said `not started:
+// #1033-5537` and "run again for the IDs not started, listed above"; `tkt read 1033-5537` was
+// refused as no ticket ID. The list goes back in as it is printed.
+describe('the IDs an interrupted run lists as not started', () => {
+  let h: Harness;
+  let dir = '';
+  useHarness({}, (harness) => (h = harness));
+  useTempDir('tkt-interrupt-', (path) => (dir = path));
+
+  it('are taken back as printed: one quoted argument, its words, or stdin', async () => {
+    const live = new Set(h.sandbox.state.tickets.filter((ticket) => !ticket.isDeleted).map((ticket) => ticket.id));
+    const first = [...live].find((id) => live.has(id + 1) && live.has(id + 2) && live.has(id + 4))!;
+    const ids = [first, first + 1, first + 2, first + 4];
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const child = spawn(process.execPath, [bin, 'read', '-'], { env: { ...inherited, ...cliEnv(h, dir) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The IDs, then a stdin that stays open: stopped while it is read, none is started.
+    child.stdin.write(ids.map((id) => `${id}\n`).join(''));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    child.stdin.destroy();
+    const list = `#${first}-${first + 2}, #${first + 4}`;
+    expect(stderr).toBe(
+      `error: interrupted: 0 of 4 done, 4 not started\n  not started: ${list}\nhint: to finish, run again for the IDs not started, listed above\n`,
+    );
+
+    const notStarted = /^ {2}not started: (.*)$/m.exec(stderr)![1]!;
+    const readIds = async (args: string[], stdin?: string) => {
+      const run = await h.cli(['read', ...args, '--json'], stdin === undefined ? {} : { stdin });
+      expect(run.code, run.stderr).toBe(0);
+      return run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: number }).id);
+    };
+    // Copied as one quoted argument, word by word as the shell splits it, or piped.
+    expect(await readIds([notStarted])).toEqual(ids);
+    expect(await readIds(notStarted.split(' '))).toEqual(ids);
+    expect(await readIds(['-'], `${notStarted}\n`)).toEqual(ids);
+  });
+});
+
 /** Each stop signal, the exit code it ends a run with and the run's last line on stderr. */
 const STOPS = [
   ['SIGINT', 130, 'error: interrupted\n'],

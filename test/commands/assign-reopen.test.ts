@@ -8,7 +8,17 @@ import type { SandboxTicket } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/harness.js';
 import { startServer } from '../api/server.js';
 import { run as assign } from '../../src/commands/assign.js';
-import { frontEnv, holdUntilReleased, requestTo, routeCount, startFrontServer, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import {
+  frontEnv,
+  holdUntilReleased,
+  requestTo,
+  routeCount,
+  startFrontServer,
+  unusedConsecutiveTickets,
+  unusedTickets,
+  useHarness,
+  userId,
+} from '../helpers/sandbox-state.js';
 
 const UPDATE = 'POST /api/TicketsApi/update/{id}';
 const READ = 'GET /api/TicketsApi/{id}';
@@ -126,6 +136,15 @@ describe('tkt assign ID with no user', () => {
     const [asked] = prompter.asked;
     expect(asked!.choices![0]).toBe(`@me (${fullName('admin')})`);
     expect(asked!.choices).toContain(`${fullName('ttorres')} (ttorres)`);
+  });
+
+  it('asks for the user of a range at a terminal, naming the range', async () => {
+    // Not open: the open ones are for the other tests.
+    const tickets = unusedConsecutiveTickets(h, 2, (t) => ![OPEN, RESOLVED, CLOSED].includes(t.ticketStatusId) && t.assignedUser !== userId(h, 'ttorres'));
+    const range = `${tickets[0]!.id}-${tickets[1]!.id}`;
+    const { ctx } = await h.context({ tty: true, answers: [{ kind: 'search', message: `Assign #${range} to`, value: userId(h, 'ttorres') }] });
+    await assign({ args: [range] }, ctx);
+    for (const ticket of tickets) expect(ticket.assignedUser).toBe(userId(h, 'ttorres'));
   });
 
   it('names you beside @me when the service writes user IDs in upper case and the token in lower', async () => {

@@ -789,15 +789,15 @@ describe('ID... commands with --json that fail before any ID is sent', () => {
     ['an expired token', () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: h.sandbox.issueToken('tech', { expiresInSeconds: -60 }) }), []],
     ['a token the service refuses, met finding who --by is', () => ({ TKT_URL: h.sandbox.url, TKT_TOKEN: 'garbage' }), ['--by', 'tech']],
   ] as const)('%s: each ID not started, with why, and the exit code of the failure', async (_case, env, by) => {
-    // Nothing is sent: any tickets do.
-    const tickets = ['1001', '1002'];
+    // Nothing is sent: any tickets do. A range has a line for each of its IDs.
+    const tickets = ['1001', '1002', '#1004-1005'];
     h.sandbox.resetStats();
 
     const result = await h.cli(['--json', 'close', ...tickets, ...by], { env: env() });
 
     expect(result.code).toBe(4);
     const lines = jsonLines(result.stdout);
-    expect(lines.map((line) => line.id)).toEqual([1001, 1002]);
+    expect(lines.map((line) => line.id)).toEqual([1001, 1002, 1004, 1005]);
     for (const line of lines) {
       expect(line).toMatchObject({ ok: false, notStarted: true });
       expect(line.error).toMatch(/^not started: /);

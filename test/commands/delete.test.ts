@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/delete.js';
 import { InterruptedError, OperationError } from '../../src/errors.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedConsecutiveTickets, unusedTicket, useHarness } from '../helpers/sandbox-state.js';
 
 const DELETE = 'DELETE /api/TicketsApi/{id}';
 
@@ -41,6 +41,19 @@ describe('tkt delete', () => {
     expect(prompter.asked[0]?.message).toBe(`Delete 2 tickets #${first.id}, #${second.id}?`);
     expect(deletes()).toBe(before);
     expect(first.isDeleted || second.isDeleted).toBe(false);
+  });
+
+  // A range stands for every ID in it (`tkt delete 1001-1003`): the question counts them all.
+  it('at a terminal asks for a range as for its IDs, each named', async () => {
+    const tickets = unusedConsecutiveTickets(h, 3);
+    const before = deletes();
+    const { ctx, prompter, stderr } = await h.context({ tty: true, answers: [{ kind: 'confirm', value: false }] });
+    const declined = run({ ids: [`#${tickets[0]!.id}-${tickets[2]!.id}`], yes: false, concurrency: '4', dryRun: false }, ctx);
+    await expect(declined).rejects.toBeInstanceOf(OperationError);
+    expect(prompter.asked[0]?.message).toBe(`Delete 3 tickets ${tickets.map((t) => `#${t.id}`).join(', ')}?`);
+    for (const ticket of tickets) expect(stderr()).toContain(`  #${ticket.id} ${ticket.title}\n`);
+    expect(deletes()).toBe(before);
+    expect(tickets.some((t) => t.isDeleted)).toBe(false);
   });
 
   it("at a terminal names the profile in the question when it is not the default, as triage's close question does", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/read.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, useHarness } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedConsecutiveTickets, useHarness } from '../helpers/sandbox-state.js';
 
 let h: Harness;
 useHarness({}, (harness) => (h = harness));
@@ -57,6 +57,29 @@ describe('tkt read', () => {
         .map((line) => (JSON.parse(line) as { id: number }).id),
     ).toEqual(ids);
     expect(readRequests() - before).toBe(3);
+  });
+
+  // A newcomer's review: an interrupted run listed `not started: #1033-5537`, and `tkt read
+  // 1033-5537` was refused as no ticket ID. Ranges go in as tkt's summaries print them.
+  it('marks every ticket of a range read, given as an argument or on stdin as the summary prints it', async () => {
+    const consecutive = (count: number) => unusedConsecutiveTickets(h, count, (t) => !t.isRead);
+    const three = consecutive(3);
+    const argument = await h.cli(['read', `${three[0]!.id}-${three[2]!.id}`]);
+    expect(argument.code, argument.stderr).toBe(0);
+    expect(three.every((t) => t.isRead)).toBe(true);
+    for (const t of three) expect(argument.stdout).toContain(`#${t.id} marked read`);
+
+    const [a, b, c, , e] = consecutive(5);
+    const before = readRequests();
+    const piped = await h.cli(['read', '-'], { stdin: `#${a!.id}-${c!.id}, #${e!.id}\n` });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect([a, b, c, e].every((t) => t!.isRead)).toBe(true);
+    expect(readRequests() - before).toBe(4);
+  });
+
+  it('refuses a reversed range before any request', async () => {
+    const result = await sendsNothing(h, () => h.cli(['read', '1003-1001']));
+    expect(result).toMatchObject({ code: 2, stderr: 'error: invalid ID range "1003-1001": the first ID is the higher; write 1001-1003\n' });
   });
 
   it('prints JSON Lines with --json, exits 1 when one of several fails', async () => {

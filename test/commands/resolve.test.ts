@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeOf, type TktError, whatHappened } from '../../src/errors.js';
 import { run } from '../../src/commands/resolve.js';
 import type { Harness } from '../helpers/harness.js';
-import { routeCount, sendsNothing, unusedTicket, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
+import { routeCount, sendsNothing, unusedConsecutiveTickets, unusedTicket, unusedTickets, useHarness, userId } from '../helpers/sandbox-state.js';
 
 const RESOLVE = 'POST /api/TicketsApi/resolve/{id}';
 const OPEN = 1;
@@ -139,6 +139,20 @@ describe('tkt resolve', () => {
     prompter.assertDone();
     expect(stdout()).toBe(`✓ #${ticket.id} resolved\n`);
     expect(ticket.resolution?.details).toBe('Fixed on site');
+  });
+
+  // ID... commands take ranges as tkt prints them: the prompt names the range as typed.
+  it('asks for the details at a terminal for a range, naming it as typed', async () => {
+    // Neither resolved nor closed, and not open: the open ones are for the other tests.
+    const tickets = unusedConsecutiveTickets(h, 2, (t) => ![OPEN, RESOLVED, CLOSED].includes(t.ticketStatusId));
+    const range = `${tickets[0]!.id}-${tickets[1]!.id}`;
+    const { ctx, prompter } = await h.context({
+      tty: true,
+      answers: [{ kind: 'input', message: `Resolution details for #${range}`, value: 'Fixed on site' }],
+    });
+    await run({ ids: [range], concurrency: '4', dryRun: false }, ctx);
+    prompter.assertDone();
+    for (const ticket of tickets) expect(ticket.resolution?.details).toBe('Fixed on site');
   });
 
   it('at a terminal, says a resolved ticket is already resolved before asking for notes, changing nothing', async () => {
@@ -277,6 +291,7 @@ describe('tkt resolve', () => {
       [[String(ticket.id)], 'this ticket'],
       [[String(ticket.id), `#${ticket.id}`], 'this ticket'],
       [[String(ticket.id), String(ticket.id + 1)], 'these tickets'],
+      [[`${ticket.id}-${ticket.id + 1}`], 'these tickets'],
     ] as const) {
       const piped = await sendsNothing(h, () => h.cli(['resolve', ...ids, '--details', 'x'], { env }));
       expect(piped.code, ids.join(' ')).toBe(2);

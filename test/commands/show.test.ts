@@ -24,6 +24,14 @@ describe('tkt show', () => {
     expect(result.stderr).toBe(`error: invalid ticket ID "99999999999999999999": out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}\n`);
   });
 
+  // ID... commands take ranges as tkt prints them (`read 1001-1010`); show takes one ID, and says so.
+  it('refuses a range or a list, saying it takes one ticket ID, sending nothing', async () => {
+    const range = await sendsNothing(h, () => h.cli(['show', '1001-1010']));
+    expect(range).toMatchObject({ code: 2, stdout: '', stderr: 'error: invalid ticket ID "1001-1010": show takes one ticket ID, not a range\n' });
+    const list = await sendsNothing(h, () => h.cli(['show', '#1001, #1013']));
+    expect(list.stderr).toBe('error: invalid ticket ID "#1001, #1013": show takes one ticket ID, not a list\n');
+  });
+
   it('shows the header with names, the description and the conversation oldest first', async () => {
     const ticket = ticketTitled('Email bounce from customer domain');
     const r = await h.context();

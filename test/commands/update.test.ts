@@ -487,6 +487,9 @@ describe('tkt update', () => {
     const badId = await h.cli(['update', '12a', '--status', 'Open']);
     expect(badId.code).toBe(2);
     expect(badId.stderr).toContain('invalid ticket ID "12a"');
+    // A range, as ID... commands take: update changes one ticket.
+    const range = await h.cli(['update', '#1001-1003', '--status', 'Open']);
+    expect(range).toMatchObject({ code: 2, stderr: 'error: invalid ticket ID "#1001-1003": update takes one ticket ID, not a range\n' });
     const badDate = await h.cli(['update', '5', '--due', 'tomorrow']);
     expect(badDate.code).toBe(2);
     expect(badDate.stderr).toContain('--due: invalid date "tomorrow"');

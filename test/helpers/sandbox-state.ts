@@ -71,6 +71,15 @@ export function unusedTickets(h: Harness, count: number, predicate: (t: SandboxT
   return found;
 }
 
+/** `count` unused live tickets that match `predicate` and whose IDs follow on, for a range (`tkt read 1001-1003`). */
+export function unusedConsecutiveTickets(h: Harness, count: number, predicate: (t: SandboxTicket) => boolean = () => true): SandboxTicket[] {
+  const used = usedTickets.get(h);
+  const fits = new Map(h.sandbox.state.tickets.filter((t) => !t.isDeleted && !used?.has(t.id) && predicate(t)).map((t) => [t.id, t]));
+  const first = [...fits.keys()].find((id) => Array.from({ length: count }, (_, i) => id + i).every((each) => fits.has(each)));
+  if (first === undefined) throw new Error(`no ${count} matching tickets with consecutive IDs left`);
+  return unusedTickets(h, count, (t) => t.id >= first && t.id < first + count);
+}
+
 export function unusedTicket(h: Harness, predicate?: (t: SandboxTicket) => boolean): SandboxTicket {
   return unusedTickets(h, 1, predicate)[0]!;
 }

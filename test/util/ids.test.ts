@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
-import { parseTicketId, parseWholeNumber } from '../../src/util/ids.js';
+import { MAX_RUN_IDS, parseTicketId, parseWholeNumber, ticketSpans } from '../../src/util/ids.js';
 
 describe('parseTicketId', () => {
   it.each([
@@ -42,6 +42,73 @@ describe('parseTicketId', () => {
     expect(() => parseTicketId(text)).toThrow(
       new UsageError(`invalid ticket ID ${JSON.stringify(text)}: out of range: IDs go up to ${Number.MAX_SAFE_INTEGER}`),
     );
+  });
+});
+
+// A newcomer's review: after Ctrl-C, `not started: #1033-5537` and "run again for the IDs not
+// started, listed above"; `tkt read 1033-5537` said `expected a positive whole number`.
+describe("ticketSpans: an ID... argument as tkt's summaries print IDs", () => {
+  it.each([
+    ['1031', [[1031, 1031]]],
+    ['#1031', [[1031, 1031]]],
+    ['1001-1010', [[1001, 1010]]],
+    ['#1001-1010', [[1001, 1010]]],
+    ['#1001-#1010', [[1001, 1010]]],
+    // A summary's list copied with its comma, or quoted whole.
+    ['#1001-1010,', [[1001, 1010]]],
+    ['#1013,', [[1013, 1013]]],
+    [
+      '#1001-1010, #1013',
+      [
+        [1001, 1010],
+        [1013, 1013],
+      ],
+    ],
+    [
+      '#1001-1010,  #1013, #1020-1021,',
+      [
+        [1001, 1010],
+        [1013, 1013],
+        [1020, 1021],
+      ],
+    ],
+    [' 1001-1003 ', [[1001, 1003]]],
+  ])('reads %j', (text, spans) => {
+    expect(ticketSpans(text)).toEqual(spans.map(([first, last]) => ({ first, last })));
+  });
+
+  it.each([
+    // A reversed range, or one from an ID to itself: tkt never prints them.
+    ['1010-1001', 'invalid ID range "1010-1001": the first ID is the higher; write 1001-1010'],
+    ['#1001-1001', 'invalid ID range "#1001-1001": from an ID to itself; write 1001'],
+    ['0-5', 'invalid ID range "0-5": 0 is no ticket ID (expected a positive whole number)'],
+    [`1-${MAX_RUN_IDS + 1}`, `invalid ID range "1-${MAX_RUN_IDS + 1}": ${MAX_RUN_IDS + 1} IDs, more than the ${MAX_RUN_IDS} one run takes`],
+    // The refusals of one ID stay: a thousands separator, IDs run on by a comma and no blank.
+    ['1,031', 'invalid ticket ID "1,031": write it as 1031'],
+    ['1,031,', 'invalid ticket ID "1,031,": write it as 1031'],
+    ['1031,1032', 'invalid ticket ID "1031,1032": write one ID per line'],
+    ['1031.5', 'invalid ticket ID "1031.5": a decimal number'],
+    ['-1001-1010', 'invalid ticket ID "-1001-1010": expected a positive whole number'],
+    ['1001-1010-1020', 'invalid ticket ID "1001-1010-1020": expected a positive whole number'],
+    ['1001 - 1010', 'invalid ticket ID "1001 - 1010": expected a positive whole number'],
+    ['1001-1010,,', 'invalid ticket ID "1001-1010,,": expected a positive whole number'],
+    [',', 'invalid ticket ID ",": expected a positive whole number'],
+    // In a list, the item that is no ID is named.
+    ['#1001-1010, x', 'invalid ticket ID "x": expected a positive whole number'],
+    ['#1001, 1010-1001', 'invalid ID range "1010-1001": the first ID is the higher; write 1001-1010'],
+  ])('refuses %j: %s', (text, message) => {
+    expect(() => ticketSpans(text)).toThrow(new UsageError(message));
+  });
+});
+
+describe('parseTicketId for a command of one ID', () => {
+  it('says that the command takes one ID, given a range or a list', () => {
+    expect(() => parseTicketId('1001-1010', 'show')).toThrow(new UsageError('invalid ticket ID "1001-1010": show takes one ticket ID, not a range'));
+    expect(() => parseTicketId('#1001-1010', 'update')).toThrow(new UsageError('invalid ticket ID "#1001-1010": update takes one ticket ID, not a range'));
+    expect(() => parseTicketId('#1001, #1013', 'reply')).toThrow(new UsageError('invalid ticket ID "#1001, #1013": reply takes one ticket ID, not a list'));
+    // Anything else as before.
+    expect(() => parseTicketId('1,031', 'show')).toThrow(new UsageError('invalid ticket ID "1,031": write it as 1031'));
+    expect(parseTicketId('#1031', 'show')).toBe(1031);
   });
 });
 
