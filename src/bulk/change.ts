@@ -61,6 +61,18 @@ async function changePlan(
 /** A field the ticket holds nothing in. */
 const isEmpty = (value: FormValue | undefined): boolean => value === undefined || value === null || value === '';
 
+/**
+ * The update form requires the requester (docs/service.md 4.4: CreatorId), which a read-modify-write
+ * sends back as the ticket holds it: of a ticket without one, the update is refused here, before
+ * it is sent (exit 2), rather than by the service (400), asking for the requester it needs.
+ */
+function assertRequester(id: TicketId, plan: RequestPlan): void {
+  if (!isEmpty(plan.form?.fields.CreatorId)) return;
+  throw new UsageError(`ticket #${id} shows no requester, and the service's update requires one (CreatorId)`, {
+    hint: `give it one with --requester USER (a user ID, username or full name): tkt update ${id} --requester USER`,
+  });
+}
+
 /** What the ticket holds in `fields`, named as the ticket names its values ("1 (Low)"), for a dry run's "from". */
 function heldValues(
   current: unknown,
@@ -128,6 +140,7 @@ async function changeTicket(client: ApiClient, id: TicketId, changes: Changes, s
   const { plan, changed, current, before } = await changePlan(client, id, changes);
   const dueBefore = readTicket(current).due;
   if (changedFields(before, named).length === 0) return { response: undefined, changed: [], dueBefore };
+  assertRequester(id, plan);
   return { response: await send(plan), changed, dueBefore };
 }
 
@@ -208,6 +221,7 @@ export async function plannedUpdates(client: ApiClient, id: TicketId, changes: C
   const planned = { ...plan, labels, changed: new Set(changed), was };
   // Every value given held already, the due date too: a real run sends nothing, and says so.
   if (changedFields(before, changes).length === 0) return [{ ...planned, unchanged: alreadyHeldNote() }];
+  assertRequester(id, plan);
   if (due === undefined) return [planned];
   // The due date the first update leaves is the SLA's, unknown before it is sent: always a change.
   const then = plans.updateTicket(id, { ...plan.form?.fields, DueDate: due });
@@ -417,7 +431,10 @@ export function changeRequest(
     keep: (client, id, attempt, sent) => keptChange(client, id, change, attempt, sent),
     plan: async (id, api) => {
       const { plan, changed, current, was } = await changePlan(await api(), id, change.fields);
-      if (changed.length > 0) refuse?.(current, id);
+      if (changed.length > 0) {
+        refuse?.(current, id);
+        assertRequester(id, plan);
+      }
       const unchanged = changed.length > 0 || alreadyNote === undefined ? undefined : typeof alreadyNote === 'string' ? alreadyNote : await alreadyNote();
       return {
         ...plan,

@@ -511,3 +511,25 @@ describe('tkt assign and tkt reopen when another writer undoes the change', () =
     }
   });
 });
+
+describe('tkt assign and reopen of a ticket that shows no requester', () => {
+  // The update form they send requires CreatorId (docs/service.md 4.4): refused before sending, exit 2.
+  it('is exit 2 before the update is sent, naming the option that gives it one', async () => {
+    const [toAssign, toReopen] = unusedTickets(h, 2, (t) => t.assignedUser !== userId(h, 'tech'));
+    // A closed ticket to re-open; the sandbox's demo tickets all have a requester.
+    Object.assign(toReopen!, { ticketStatusId: CLOSED });
+    for (const ticket of [toAssign!, toReopen!]) ticket.creatorId = '';
+    const before = routeCount(h, 'POST /api/TicketsApi/update/{id}');
+    const assigned = await h.cli(['assign', String(toAssign!.id), 'tech']);
+    const reopened = await h.cli(['reopen', String(toReopen!.id)]);
+    for (const [result, id] of [
+      [assigned, toAssign!.id],
+      [reopened, toReopen!.id],
+    ] as const) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`ticket #${id} shows no requester, and the service's update requires one (CreatorId)`);
+      expect(result.stderr).toContain(`hint: give it one with --requester USER (a user ID, username or full name): tkt update ${id} --requester USER\n`);
+    }
+    expect(routeCount(h, 'POST /api/TicketsApi/update/{id}')).toBe(before);
+  });
+});

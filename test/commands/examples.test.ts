@@ -510,6 +510,8 @@ const HINTS_WITHOUT_COMMAND_LINE: Readonly<Record<string, string>> = {
     "names tkt alias set with the user's NAME and COMMAND to fill in (tkt alias list before any alias: test/commands/alias.test.ts)",
   "quote the expansion: tkt alias set NAME 'COMMAND ... ":
     "names tkt alias set with the user's NAME, COMMAND and option's value to fill in (an option of no command before the name: test/commands/alias.test.ts)",
+  'give it one with --requester USER (a user ID, username or full name): tkt update ':
+    "names tkt update ID --requester USER, whose USER is the user's to choose (a ticket that shows no requester: test/commands/update.test.ts)",
   'find each row\'s ticket by its title ("':
     "names tkt list --search TITLE, whose TITLE is each row's (a --created ticket that is not the row's: test/bulk/create-from.test.ts)",
 };

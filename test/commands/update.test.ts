@@ -319,6 +319,26 @@ describe('tkt update', () => {
     expect(ticketById(h, id).tierLevelId).toBe(3);
   });
 
+  // docs/service.md 4.4: the update form requires CreatorId, which the read-modify-write sends back as the ticket holds it.
+  it('refuses to update a ticket that shows no requester before sending it (exit 2), and sends it with --requester', async () => {
+    const id = await fullTicket();
+    ticketById(h, id).creatorId = '';
+    const before = routeCount(h, UPDATE);
+    for (const dryRun of [[], ['--dry-run']]) {
+      const refused = await h.cli(['update', String(id), '--priority', 'high', ...dryRun]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        `error: ticket #${id} shows no requester, and the service's update requires one (CreatorId)\n` +
+          `hint: give it one with --requester USER (a user ID, username or full name): tkt update ${id} --requester USER\n`,
+      );
+    }
+    expect(routeCount(h, UPDATE)).toBe(before);
+
+    const given = await h.cli(['update', String(id), '--priority', 'high', '--requester', 'aberg']);
+    expect(given.code).toBe(0);
+    expect(ticketById(h, id)).toMatchObject({ creatorId: userId(h, 'aberg'), ticketPriorityId: 3 });
+  });
+
   it('with nothing to change is exit 2 and sends nothing', async () => {
     const result = await sendsNothing(h, () => h.cli(['update', '5']));
     expect(result.code).toBe(2);
