@@ -114,7 +114,13 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<void> {
   const { response, movedDue } = await updateTicket(api, id, change, ctx, (plan) => sendChange(ctx, api, plan, changeInDoubt(ctx, id)));
   // The ticket held every value when read: nothing was sent, as --dry-run says it and update_ticket answers it.
   if (response === undefined) return tellUnchanged(ctx, id, alreadyHeldNote(asked === undefined ? 'given' : 'chosen'), false);
-  await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, { human: () => `Updated ticket #${id}\n` });
+  // Said as every other change of a ticket is said (and as update's own "nothing changed"): "✓ #12 updated".
+  await ctx.output.document(response.body ?? { id, ok: true, status: response.status }, {
+    human: async () => {
+      const [{ doneLine }, { createStyle }] = await Promise.all([import('../bulk/done-line.js'), import('../output/style.js')]);
+      return doneLine({ id, ok: true }, 'updated', createStyle(ctx.io.stdoutColor).green('✓'));
+    },
+  });
   // Not an error: the update was made as asked; the due date it did not name moved, and -q users need to know too.
   if (movedDue !== undefined) {
     const keep = movedDue.was === undefined ? '' : `; to keep the old one, run "${tktCommand(ctx, `update ${id} --due ${movedDue.was.toISOString()}`)}"`;

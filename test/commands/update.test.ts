@@ -65,7 +65,8 @@ describe('tkt update', () => {
     const result = await h.cli(['update', String(id), '--status', 'In Progress']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`Updated ticket #${id}\n`);
+    // It said "Updated ticket #N", where every other change (and update's own "nothing changed") says "✓ #N ...".
+    expect(result.stdout).toBe(`✓ #${id} updated\n`);
     const after = ticketById(h, id);
     expect(after.ticketStatusId).toBe(2);
     for (const key of [
@@ -191,9 +192,9 @@ describe('tkt update', () => {
     const id = await fullTicket();
     const updates = routeCount(h, UPDATE);
     // The ticket the service returns has no impact: the one given cannot be known to be held.
-    expect(await h.cli(['update', String(id), '--impact', '2'])).toMatchObject({ code: 0, stdout: `Updated ticket #${id}\n`, stderr: '' });
+    expect(await h.cli(['update', String(id), '--impact', '2'])).toMatchObject({ code: 0, stdout: `✓ #${id} updated\n`, stderr: '' });
     // One value held, one not: the update is sent whole, as before.
-    expect(await h.cli(['update', String(id), '--priority', 'Medium', '--level', 'Tier 3'])).toMatchObject({ code: 0, stdout: `Updated ticket #${id}\n` });
+    expect(await h.cli(['update', String(id), '--priority', 'Medium', '--level', 'Tier 3'])).toMatchObject({ code: 0, stdout: `✓ #${id} updated\n` });
     expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 2, tierLevelId: 3 });
     expect(routeCount(h, UPDATE) - updates).toBe(2);
   });
@@ -205,7 +206,7 @@ describe('tkt update', () => {
       expect((await h.cli(['update', String(id), '--due', '+4h'])).code).toBe(0);
       const first = ticketById(h, id).dueDate;
       vi.setSystemTime(Date.now() + 1000);
-      expect((await h.cli(['update', String(id), '--due', '+4h'])).stdout).toBe(`Updated ticket #${id}\n`);
+      expect((await h.cli(['update', String(id), '--due', '+4h'])).stdout).toBe(`✓ #${id} updated\n`);
       expect(Date.parse(ticketById(h, id).dueDate!) - Date.parse(first!)).toBe(1000);
     } finally {
       vi.useRealTimers();
@@ -454,7 +455,7 @@ describe('tkt update', () => {
     const accepted = await h.context({ tty: true, answers: answers(true) });
     await run({ id: String(id), values: {}, dryRun: false }, accepted.ctx);
     accepted.prompter.assertDone();
-    expect(accepted.stdout()).toBe(`Updated ticket #${id}\n`);
+    expect(accepted.stdout()).toBe(`✓ #${id} updated\n`);
     expect(ticketById(h, id)).toMatchObject({ ticketPriorityId: 1, ticketStatusId: 2, siteId: before.siteId });
   });
 
