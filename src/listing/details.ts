@@ -6,8 +6,8 @@ import type { ApiClient } from '../api/types.js';
 import { listedTicketId, readListItem } from '../model/ticket.js';
 import { inLanes } from '../util/lanes.js';
 
-// Details read at once.
-const DETAIL_CONCURRENCY = 8;
+/** Details read at once: by a filter, a sort, tkt status and tkt watch alike. */
+export const DETAIL_CONCURRENCY = 8;
 
 /** Where details are read from: the run's client, and its stop signal. */
 export interface DetailReads {

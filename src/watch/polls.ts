@@ -12,6 +12,7 @@ import { readTicket, type ConversationEntry } from '../model/ticket.js';
 import { buildFilter, checkFilterOptions, hasFilters, type ListFilterOptions, type TicketFilter } from '../listing/filter.js';
 import { PAGE_CONCURRENCY, WalkChanges, walkPages, type PageSource } from '../listing/pages.js';
 import { listSource, matchingPages, type ListSourceOptions } from '../listing/source.js';
+import { DETAIL_CONCURRENCY } from '../listing/details.js';
 import {
   lacksWatchedField,
   watchedTicket,
@@ -47,7 +48,6 @@ const MAX_WALKS = 3;
 const FEW_MISSING = 10;
 /** Detail reads a poll spends on missing tickets (their reason and values now); past these, "not confirmed" and the values last seen. */
 export const MAX_CONFIRM_READS = 100;
-const DETAIL_CONCURRENCY = 8;
 
 /**
  * One walk of the view: its tickets; whether it saw the desk change under it; whether it was one
